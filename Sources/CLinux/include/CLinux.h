@@ -1,0 +1,57 @@
+#ifndef GATEHOUSE_CLINUX_H
+#define GATEHOUSE_CLINUX_H
+// Linux system interfaces Glibc's Swift overlay lacks or imports awkwardly
+// (epoll_event is packed on x86_64; several flags are macros).
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <signal.h>
+
+struct gh_event {
+    uint32_t events;
+    uint64_t token;
+};
+
+// epoll
+int gh_epoll_create(void);
+int gh_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token);
+/// Waits for events; copies them into `out` (at most `max`). Returns the count, or -1 with errno.
+int gh_epoll_wait(int epfd, struct gh_event *out, int max, int timeout_ms);
+
+extern const int GH_EPOLL_CTL_ADD, GH_EPOLL_CTL_MOD, GH_EPOLL_CTL_DEL;
+extern const uint32_t GH_EPOLLIN, GH_EPOLLOUT, GH_EPOLLERR, GH_EPOLLHUP, GH_EPOLLRDHUP, GH_EPOLLET;
+
+// eventfd, timerfd, signalfd
+int gh_eventfd(void);
+int gh_eventfd_signal(int fd);
+int gh_eventfd_drain(int fd);
+int gh_timerfd_create(void);
+int gh_timerfd_set(int fd, int64_t after_ns);
+/// Blocks `signals` (a zero-terminated list) in the calling thread and returns a signalfd for them.
+int gh_signalfd(const int *signals);
+/// Reads one pending signal from a signalfd; returns its number, 0 when none, -1 on error.
+int gh_signalfd_read(int fd);
+/// Blocks the given zero-terminated list of signals in the calling thread (threads created after inherit it).
+int gh_block_signals(const int *signals);
+
+// sockets
+int gh_socket_nonblocking(int domain, int type);
+int gh_accept4(int fd, struct sockaddr_storage *addr, socklen_t *len);
+int gh_set_int_option(int fd, int level, int name, int value);
+int gh_tcp_nodelay(int fd);
+int gh_reuseport(int fd);
+int gh_socket_error(int fd);
+/// Formats an address (v4 or v6) into `out`; returns the length, or -1.
+int gh_format_address(const struct sockaddr_storage *addr, char *out, int cap, int *port);
+/// Parses a numeric host (v4 or v6) and port into a sockaddr; returns its length, or -1.
+int gh_make_address(const char *host, int port, struct sockaddr_storage *out);
+
+// time
+uint64_t gh_monotonic_ns(void);
+int64_t gh_realtime_ns(void);
+
+// misc
+int gh_getrandom(void *buf, size_t len);
+int gh_set_thread_name(const char *name);
+extern const int GH_EMFILE, GH_ENFILE, GH_EAGAIN, GH_EINTR, GH_EINPROGRESS, GH_ECONNRESET, GH_EPIPE;
+#endif

@@ -1,0 +1,44 @@
+/// `routes[i]:` — a door: which requests it takes, who may pass, and where they go.
+public struct RouteConfig: Sendable, Equatable {
+    public enum Auth: Sendable, Equatable {
+        /// `auth: none`, written out.
+        case none
+        /// One or more provider names; any one of them suffices.
+        case anyOf([String])
+    }
+
+    public enum Persisted: String, Sendable, Equatable {
+        case off
+        case allow
+        case only
+    }
+
+    /// The path as written: `/graphql` (exact) or `/content/*` (prefix).
+    public var path: String
+    /// Default ["GET", "POST"].
+    public var methods: [String] = ["GET", "POST"]
+    public var upstream: String
+    /// nil: the upstream URL's path (exact routes) or that path plus the remainder (prefix routes).
+    public var upstreamPath: String?
+    public var auth: Auth
+    public var persisted: Persisted = .allow
+    /// Optional allow-list of operation names on this route.
+    public var operations: [String]?
+    /// nil: the upstream's `timeout`.
+    public var timeout: Duration?
+    public var headersSet: [HeaderSetting] = []
+    public var headersRemove: [String] = []
+    public var mapGraphQLErrors = false
+
+    public init(path: String, upstream: String, auth: Auth) {
+        self.path = path
+        self.upstream = upstream
+        self.auth = auth
+    }
+
+    /// True for `…/*` routes.
+    public var isPrefix: Bool { path.hasSuffix("/*") }
+
+    /// The path without the trailing `*` for prefix routes (`/content/` for `/content/*`).
+    public var matchPath: String { isPrefix ? String(path.dropLast()) : path }
+}

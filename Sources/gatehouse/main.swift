@@ -1,0 +1,2 @@
+import GatehouseCore
+print("gatehouse")

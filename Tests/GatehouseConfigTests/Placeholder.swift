@@ -1,0 +1,3 @@
+import Testing
+@testable import GatehouseConfig
+@Test func placeholderConfig() { #expect(true) }

@@ -1,0 +1,3 @@
+import Testing
+@testable import GatehouseCore
+@Test func placeholderCore() { #expect(true) }

@@ -1,0 +1,3 @@
+import Testing
+@testable import GatehouseHTTP
+@Test func placeholderHTTP() { #expect(true) }

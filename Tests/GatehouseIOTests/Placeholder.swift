@@ -1,0 +1,3 @@
+import Testing
+@testable import GatehouseIO
+@Test func placeholderIO() { #expect(true) }
