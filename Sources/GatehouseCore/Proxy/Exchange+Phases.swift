@@ -1,0 +1,107 @@
+import GatehouseHTTP
+import GatehouseIO
+
+/// The request phases, in their fixed order: framing limits, path and route, method, credentials,
+/// then forwarding. Each phase either lets the request continue or answers it; none writes to a
+/// socket itself.
+extension Exchange {
+    enum PhaseResult {
+        case next
+        case respond(GatewayError)
+    }
+
+    func run() {
+        if case .respond(let error) = checkFraming() { return respond(error) }
+        if case .respond(let error) = routeRequest() { return respond(error) }
+        if case .respond(let error) = checkMethod() { return respond(error) }
+        if case .respond(let error) = authenticate() { return respond(error) }
+        forward()
+    }
+
+    // MARK: - Framing
+
+    private func checkFraming() -> PhaseResult {
+        if head.unsupportedExpectation {
+            keepAlive = false
+            return .respond(GatewayError(.badRequest, "The Expect header has an unsupported value."))
+        }
+        switch head.framing {
+        case .none:
+            requestBody = .none
+        case .contentLength(let length):
+            if length > 0 && (head.methodKind == .get || head.methodKind == .head) {
+                keepAlive = false
+                return .respond(GatewayError(.badRequest, "A GET or HEAD request cannot carry a body."))
+            }
+            if length > snapshot.maxBodyBytes {
+                keepAlive = false
+                return .respond(GatewayError(.payloadTooLarge, "The request body is larger than the gateway accepts."))
+            }
+            requestBody = length > 0 ? .length(remaining: length) : .none
+        case .chunked:
+            if head.methodKind == .get || head.methodKind == .head {
+                keepAlive = false
+                return .respond(GatewayError(.badRequest, "A GET or HEAD request cannot carry a body."))
+            }
+            requestBody = .chunked(ChunkedDecoder(), received: 0)
+        }
+        return .next
+    }
+
+    // MARK: - Routing
+
+    private func routeRequest() -> PhaseResult {
+        head.bytes.withUnsafeBytes { raw -> PhaseResult in
+            let path = UnsafeRawBufferPointer(rebasing: raw[head.path])
+            if let problem = PathValidator.problem(in: path) {
+                keepAlive = false
+                return .respond(GatewayError(.badRequest, problem))
+            }
+            guard let matched = snapshot.router.match(path) else {
+                return .respond(GatewayError(.notFound, "No route matches this path."))
+            }
+            route = matched
+            return .next
+        }
+    }
+
+    private func checkMethod() -> PhaseResult {
+        guard let route else { return .next }
+        let allowed = head.bytes.withUnsafeBytes { raw in
+            route.allows(method: UnsafeRawBufferPointer(rebasing: raw[head.method]))
+        }
+        if allowed { return .next }
+        return .respond(GatewayError(.methodNotAllowed(allow: route.allow), "This method is not allowed on this route."))
+    }
+
+    // MARK: - Credentials
+
+    private func authenticate() -> PhaseResult {
+        guard let route else { return .next }
+        switch route.auth.authenticate(head, now: worker.unixSeconds) {
+        case .passed(let subject, let headerBlock):
+            self.subject = subject
+            claimHeaderBlock = headerBlock
+            return .next
+        case .refused(let error, let reason):
+            if let reason { worker.routeMetrics(for: route).authFailures.add(reason.index) }
+            return .respond(error)
+        }
+    }
+
+    // MARK: - Forwarding
+
+    private func forward() {
+        guard let route else { return }
+        let pool = worker.pool(for: route.upstreamIndex)
+        self.pool = pool
+        upstreamStartedAt = loop.now
+        exchangeDeadline = loop.now + route.timeoutNanos
+        if case .none = requestBody {} else {
+            wantsRequestBody = true
+            if snapshot.bodyTimeoutNanos > 0 { bodyDeadline = loop.now + snapshot.bodyTimeoutNanos }
+        }
+        armDeadline()
+        acquireConnection(fresh: false)
+    }
+}

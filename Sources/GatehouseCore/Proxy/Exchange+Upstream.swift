@@ -1,0 +1,191 @@
+import GatehouseHTTP
+import GatehouseIO
+
+/// Getting an upstream connection, sending the request head and streaming the request body.
+extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
+    func acquireConnection(fresh: Bool) {
+        guard let pool else { return }
+        switch fresh ? pool.acquireFresh(for: self) : pool.acquire(for: self) {
+        case .reused(let connection):
+            attach(connection)
+        case .connecting(let connection):
+            attach(connection)
+        case .queued:
+            waitingForConnection = true
+        case .failed(let failure):
+            upstreamFailedToConnect(failure)
+        }
+    }
+
+    func connectionAvailable(_ connection: UpstreamConnection) {
+        waitingForConnection = false
+        attach(connection)
+    }
+
+    func connectionFailed(_ failure: UpstreamFailure) {
+        waitingForConnection = false
+        upstreamFailedToConnect(failure)
+    }
+
+    private func upstreamFailedToConnect(_ failure: UpstreamFailure) {
+        if failure == .connectTimeout {
+            fail(GatewayError(.upstreamTimeout, "The upstream did not accept the connection in time."), outcome: .timeout)
+        } else {
+            fail(GatewayError(.upstreamError(upstreamStatus: nil), "The upstream refused the connection."), outcome: .connect_error)
+        }
+    }
+
+    /// Takes `connection` for this request and queues the head (and what body is already here).
+    private func attach(_ connection: UpstreamConnection, carryingOver pending: UnsafeRawBufferPointer? = nil) {
+        connection.lend(to: self)
+        upstream = connection
+        if let pending {
+            connection.output.append(pending)
+        } else {
+            UpstreamRequestWriter.write(exchange: self, into: &connection.output)
+        }
+        if wantsRequestBody {
+            if head.expectContinue && !continueSent && bodyNotYetReceived {
+                continueSent = true
+                sendContinue()
+            }
+            pumpRequestBody()
+        }
+        if connection.state == .active {
+            connection.flush()
+            if upstream === connection { connection.updateInterest(wantRead: true) }
+        }
+    }
+
+    private var bodyNotYetReceived: Bool {
+        switch requestBody {
+        case .length(let remaining): return connection.input.readableCount < remaining
+        default: return true
+        }
+    }
+
+    private func sendContinue() {
+        connection.output.append("HTTP/1.1 100 Continue\r\n\r\n")
+        connection.flushOutput()
+    }
+
+    // MARK: - Request body
+
+    /// Moves request body bytes from the client's input to the upstream's output, as far as the
+    /// upstream buffer allows, and adjusts both sides' interest (backpressure).
+    func pumpRequestBody() {
+        guard let upstream else { return }
+        pumping: while wantsRequestBody && !connection.input.isEmpty && upstream.output.readableCount < Self.highWater {
+            switch requestBody {
+            case .none:
+                wantsRequestBody = false
+            case .length(let remaining):
+                let n = min(remaining, connection.input.readableCount)
+                upstream.output.append(UnsafeRawBufferPointer(rebasing: connection.input.readable[0..<n]))
+                connection.input.consume(n)
+                bytesIn += n
+                requestBody = .length(remaining: remaining - n)
+                if remaining == n { wantsRequestBody = false }
+            case .chunked(var decoder, let received):
+                let step = decoder.decode(connection.input.readable)
+                switch step {
+                case .data(let range, let consumed):
+                    let total = received + range.count
+                    if total > snapshot.maxBodyBytes {
+                        fail(GatewayError(.payloadTooLarge, "The request body is larger than the gateway accepts."), outcome: nil)
+                        return
+                    }
+                    upstream.output.append(hex: range.count)
+                    upstream.output.append("\r\n")
+                    upstream.output.append(UnsafeRawBufferPointer(rebasing: connection.input.readable[range]))
+                    upstream.output.append("\r\n")
+                    connection.input.consume(consumed)
+                    bytesIn += consumed
+                    requestBody = .chunked(decoder, received: total)
+                case .needMore(let consumed):
+                    connection.input.consume(consumed)
+                    bytesIn += consumed
+                    requestBody = .chunked(decoder, received: received)
+                    break pumping
+                case .end(let consumed):
+                    upstream.output.append("0\r\n\r\n")
+                    connection.input.consume(consumed)
+                    bytesIn += consumed
+                    requestBody = .chunked(decoder, received: received)
+                    wantsRequestBody = false
+                case .invalid:
+                    fail(GatewayError(.badRequest, "The chunked request body is malformed."), outcome: nil)
+                    return
+                }
+            }
+        }
+        if !wantsRequestBody { armDeadline() }
+        if upstream.state == .active { upstream.flush() }
+        if self.upstream === upstream { upstream.updateInterest(wantRead: true) }
+        connection.updateInterest()
+    }
+
+    // MARK: - Upstream events
+
+    func upstreamConnected(_ connection: UpstreamConnection) {
+        guard connection === upstream else { return }
+        connection.flush()
+        if upstream === connection { connection.updateInterest(wantRead: true) }
+    }
+
+    func upstreamWritable(_ connection: UpstreamConnection) {
+        guard connection === upstream else { return }
+        if !connection.flush() { return }
+        if wantsRequestBody { pumpRequestBody() } else { connection.updateInterest(wantRead: true) }
+        self.connection.updateInterest()
+    }
+
+    func upstreamFailed(_ connection: UpstreamConnection, _ failure: UpstreamFailure) {
+        guard connection === upstream else { return }
+        upstream = nil
+        // SPEC §3.6: a pooled connection found dead before any byte was written is retried once,
+        // on a new connection; nothing else is retried.
+        if case .reset = failure, connection.isReused, connection.bytesWrittenForRequest == 0, !retried,
+           responseHead == nil {
+            retried = true
+            let pending = connection.output.readable
+            guard let pool else { return }
+            switch pool.acquireFresh(for: self) {
+            case .connecting(let fresh), .reused(let fresh):
+                attach(fresh, carryingOver: pending)
+            case .queued:
+                waitingForConnection = true
+            case .failed(let failure):
+                upstreamFailedToConnect(failure)
+            }
+            return
+        }
+        switch failure {
+        case .connectTimeout, .refused:
+            upstreamFailedToConnect(failure)
+        case .reset, .closed:
+            fail(GatewayError(.upstreamError(upstreamStatus: nil), "The upstream closed the connection unexpectedly."),
+                 outcome: .reset)
+        }
+    }
+
+    func upstreamReadable(_ connection: UpstreamConnection) {
+        guard connection === upstream else { return }
+        if responseStarted && self.connection.output.readableCount >= Self.highWater {
+            connection.updateInterest(wantRead: false)
+            return
+        }
+        switch connection.readAvailable() {
+        case .failure(let failure):
+            connection.owner = nil
+            connection.pool.discard(connection)
+            upstreamFailed(connection, failure)
+            return
+        case .success(0):
+            upstreamEOF = true
+        case .success:
+            break
+        }
+        processUpstreamInput(connection)
+    }
+}

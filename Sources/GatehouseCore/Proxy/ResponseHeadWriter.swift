@@ -1,0 +1,39 @@
+import GatehouseHTTP
+import GatehouseIO
+
+/// Writes the client's response head from the upstream's: hop-by-hop fields dropped, the
+/// framing the gateway will use, and the request id.
+enum ResponseHeadWriter {
+    static func write(_ response: ResponseHead, exchange: Exchange, keepAlive: Bool, into out: inout ByteBuffer) {
+        out.append("HTTP/1.1 ")
+        out.append(decimal: response.status)
+        out.append(byte: 0x20)
+        out.append(response.bytes[response.reason])
+        out.append("\r\n")
+        var chunkedToClient = false
+        if case .chunked(_, let verbatim) = exchange.responseBody { chunkedToClient = verbatim }
+        response.bytes.withUnsafeBytes { raw in
+            for field in response.headers {
+                if response.isHopByHop(field) { continue }
+                let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
+                if HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xRequestID) { continue }
+                if !chunkedToClient, case .chunked = exchange.responseBody,
+                   HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength) { continue }
+                out.append(name)
+                out.append(": ")
+                out.append(UnsafeRawBufferPointer(rebasing: raw[field.value]))
+                out.append("\r\n")
+            }
+        }
+        if chunkedToClient { out.append("Transfer-Encoding: chunked\r\n") }
+        out.append("X-Request-Id: ")
+        out.append(string: exchange.requestID)
+        if !keepAlive {
+            out.append("\r\nConnection: close\r\n\r\n")
+        } else if exchange.head.version == .http10 {
+            out.append("\r\nConnection: keep-alive\r\n\r\n")
+        } else {
+            out.append("\r\n\r\n")
+        }
+    }
+}

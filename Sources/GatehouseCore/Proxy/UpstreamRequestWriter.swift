@@ -1,0 +1,80 @@
+import GatehouseHTTP
+import GatehouseIO
+
+/// Writes the upstream request head (SPEC §3.5): the route's upstream path, client headers minus
+/// hop-by-hop fields and every header the gateway sets itself, then the injected headers,
+/// claims, forwarding headers and the gateway's own body framing.
+enum UpstreamRequestWriter {
+    static func write(exchange: Exchange, into out: inout ByteBuffer) {
+        guard let route = exchange.route else { return }
+        let head = exchange.head
+        let upstream = exchange.snapshot.upstreams[route.upstreamIndex]
+        head.bytes.withUnsafeBytes { raw in
+            out.append(UnsafeRawBufferPointer(rebasing: raw[head.method]))
+            out.append(byte: 0x20)
+            writePath(route: route, path: UnsafeRawBufferPointer(rebasing: raw[head.path]), into: &out)
+            if let query = head.query {
+                out.append(byte: UInt8(ascii: "?"))
+                out.append(UnsafeRawBufferPointer(rebasing: raw[query]))
+            }
+            out.append(" HTTP/1.1\r\n")
+            out.append(upstream.hostLine)
+            var forwardedFor: UnsafeRawBufferPointer?
+            for field in head.headers {
+                let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
+                if head.isHopByHop(field) || isDropped(name, route.droppedHeaderNames) {
+                    if forwardedFor == nil && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xForwardedFor) {
+                        forwardedFor = UnsafeRawBufferPointer(rebasing: raw[field.value])
+                    }
+                    continue
+                }
+                out.append(name)
+                out.append(": ")
+                out.append(UnsafeRawBufferPointer(rebasing: raw[field.value]))
+                out.append("\r\n")
+            }
+            out.append(route.injectedHeaderBlock)
+            out.append(exchange.claimHeaderBlock)
+            out.append("X-Forwarded-For: ")
+            if let forwardedFor, forwardedFor.count > 0, exchange.worker.isTrustedProxy(exchange.connection.client) {
+                out.append(forwardedFor)
+                out.append(", ")
+            }
+            out.append(string: exchange.connection.client.text)
+            out.append("\r\nX-Forwarded-Proto: http\r\nX-Request-Id: ")
+            out.append(string: exchange.requestID)
+            switch head.framing {
+            case .contentLength(let length):
+                out.append("\r\nContent-Length: ")
+                out.append(decimal: length)
+            case .chunked:
+                out.append("\r\nTransfer-Encoding: chunked")
+            case .none:
+                if head.methodKind == .post || head.methodKind == .put || head.methodKind == .patch {
+                    out.append("\r\nContent-Length: 0")
+                }
+            }
+            out.append("\r\n\r\n")
+        }
+    }
+
+    /// Exact routes go to the upstream base path; prefix routes append what follows the prefix.
+    private static func writePath(route: CompiledRoute, path: UnsafeRawBufferPointer, into out: inout ByteBuffer) {
+        guard route.isPrefix else {
+            out.append(route.upstreamBase)
+            return
+        }
+        out.append(route.upstreamBase)
+        let remainder = UnsafeRawBufferPointer(rebasing: path[route.matchBytes.count...])
+        if route.upstreamBase.last != UInt8(ascii: "/") && !remainder.isEmpty { out.append(byte: UInt8(ascii: "/")) }
+        out.append(remainder)
+    }
+
+    @inline(__always)
+    private static func isDropped(_ name: UnsafeRawBufferPointer, _ dropped: [[UInt8]]) -> Bool {
+        for candidate in dropped where candidate.count == name.count {
+            if candidate.withUnsafeBytes({ HeaderNames.asciiCaseInsensitiveEquals(name, $0) }) { return true }
+        }
+        return false
+    }
+}

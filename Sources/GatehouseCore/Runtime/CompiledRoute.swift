@@ -1,0 +1,86 @@
+import GatehouseConfig
+
+/// A route compiled for the hot path: match bytes, allowed methods and the header block the
+/// gateway injects, all precomputed once per configuration.
+public final class CompiledRoute: Sendable {
+    public let index: Int
+    public let config: RouteConfig
+    /// The route path as written (metrics and log label).
+    public let label: String
+    public let isPrefix: Bool
+    /// The exact path, or the prefix including its trailing "/".
+    public let matchBytes: [UInt8]
+    public let methods: [[UInt8]]
+    public let allow: [String]
+    public let upstreamIndex: Int
+    /// The upstream path for exact routes; the base the remainder is appended to for prefix routes.
+    public let upstreamBase: [UInt8]
+    public let timeoutNanos: UInt64
+    /// Lowercased names of client headers never forwarded on this route: everything the gateway
+    /// sets itself plus `headers.remove`.
+    public let droppedHeaderNames: [[UInt8]]
+    /// "Name: value\r\n" lines for upstream `headers` and route `headers.set`, in that order,
+    /// with `headers.remove` applied.
+    public let injectedHeaderBlock: [UInt8]
+    let auth: CompiledAuth
+    /// Claims copied into upstream headers: (header name, claim name).
+    public let claimHeaders: [(name: String, claim: String)]
+
+    init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth) {
+        self.index = index
+        self.config = config
+        label = config.path
+        isPrefix = config.isPrefix
+        matchBytes = Array(config.matchPath.utf8)
+        methods = config.methods.map { Array($0.utf8) }
+        allow = config.methods
+        upstreamIndex = upstream.index
+        upstreamBase = Array((config.upstreamPath ?? upstream.config.url.path).utf8)
+        timeoutNanos = UInt64((config.timeout ?? upstream.config.timeout).nanoseconds)
+        self.auth = auth
+        claimHeaders = auth.claimHeaders
+
+        let removed = Set(config.headersRemove.map { $0.lowercased() })
+        var lines: [(String, String)] = []
+        for header in upstream.config.headers + config.headersSet {
+            lines.removeAll { $0.0.lowercased() == header.name.lowercased() }
+            lines.append((header.name, header.value))
+        }
+        lines.removeAll { removed.contains($0.0.lowercased()) }
+        var block: [UInt8] = []
+        for (name, value) in lines {
+            block.append(contentsOf: "\(name): \(value)\r\n".utf8)
+        }
+        injectedHeaderBlock = block
+
+        var dropped = Set(["host", "x-forwarded-for", "x-forwarded-proto", "x-request-id", "content-length",
+                           "transfer-encoding", "connection", "keep-alive", "proxy-connection", "te", "trailer",
+                           "upgrade", "expect"])
+        dropped.formUnion(removed)
+        dropped.formUnion(upstream.config.headers.map { $0.name.lowercased() })
+        dropped.formUnion(config.headersSet.map { $0.name.lowercased() })
+        dropped.formUnion(auth.claimHeaders.map { $0.name.lowercased() })
+        droppedHeaderNames = dropped.sorted().map { Array($0.utf8) }
+    }
+
+    /// True when `method` is listed for this route.
+    @inline(__always)
+    func allows(method: UnsafeRawBufferPointer) -> Bool {
+        for allowed in methods where allowed.count == method.count {
+            if allowed.withUnsafeBytes({ memcmp($0.baseAddress!, method.baseAddress!, method.count) == 0 }) {
+                return true
+            }
+        }
+        return false
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (negative durations count as zero).
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+import Glibc

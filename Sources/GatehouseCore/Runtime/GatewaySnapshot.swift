@@ -1,0 +1,67 @@
+import GatehouseConfig
+import GatehouseHTTP
+import GatehouseIO
+
+/// Everything a worker needs to serve requests under one configuration, compiled once and never
+/// mutated: a reload builds a new snapshot and hands it to each worker.
+public final class GatewaySnapshot: Sendable {
+    public let config: GatewayConfig
+    public let router: Router
+    public let routes: [CompiledRoute]
+    public let upstreams: [CompiledUpstream]
+    public let limits: HTTPLimits
+    public let headerTimeoutNanos: UInt64
+    public let bodyTimeoutNanos: UInt64
+    public let idleTimeoutNanos: UInt64
+    public let maxBodyBytes: Int
+    public let trustedProxies: [CIDR]
+
+    /// Compiles `config`; returns every problem that only shows when compiling (unresolvable
+    /// upstream hosts, unusable key sets, operation files) with its key path.
+    public static func compile(_ config: GatewayConfig) -> Result<GatewaySnapshot, ConfigErrors> {
+        var issues: [ConfigIssue] = []
+        var upstreams: [CompiledUpstream] = []
+        for (index, upstream) in config.upstreams.enumerated() {
+            guard let address = SocketAddress.resolve(host: upstream.url.host, port: upstream.url.port) else {
+                issues.append(ConfigIssue(path: "upstreams.\(upstream.name).url",
+                                          message: "cannot resolve host \"\(upstream.url.host)\""))
+                continue
+            }
+            upstreams.append(CompiledUpstream(index: index, config: upstream, address: address))
+        }
+        let authCompiler = AuthCompiler(config: config)
+        issues += authCompiler.issues
+        var routes: [CompiledRoute] = []
+        for (index, route) in config.routes.enumerated() {
+            guard let upstream = upstreams.first(where: { $0.config.name == route.upstream }) else {
+                if !issues.contains(where: { $0.path.hasPrefix("upstreams.\(route.upstream)") }) {
+                    issues.append(ConfigIssue(path: "routes[\(index)].upstream", message: "unknown upstream \"\(route.upstream)\""))
+                }
+                continue
+            }
+            switch authCompiler.compile(route.auth, path: "routes[\(index)].auth") {
+            case .success(let auth):
+                routes.append(CompiledRoute(index: index, config: route, upstream: upstream, auth: auth))
+            case .failure(let issue):
+                issues.append(issue)
+            }
+        }
+        if !issues.isEmpty { return .failure(ConfigErrors(issues)) }
+        return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams))
+    }
+
+    private init(config: GatewayConfig, routes: [CompiledRoute], upstreams: [CompiledUpstream]) {
+        self.config = config
+        self.routes = routes
+        self.upstreams = upstreams
+        router = Router(routes: routes)
+        let server = config.server
+        limits = HTTPLimits(maxRequestLine: server.maxRequestLine, maxHeaderBytes: server.maxHeaderBytes,
+                            maxHeaders: server.maxHeaders)
+        headerTimeoutNanos = UInt64(server.headerTimeout.nanoseconds)
+        bodyTimeoutNanos = UInt64(server.bodyTimeout.nanoseconds)
+        idleTimeoutNanos = UInt64(server.idleTimeout.nanoseconds)
+        maxBodyBytes = server.maxBodyBytes
+        trustedProxies = server.trustedProxies
+    }
+}

@@ -1,0 +1,143 @@
+import Glibc
+
+/// A growable byte buffer with a read and a write index, owned by one connection. Bytes are read
+/// from a socket into its free tail and consumed from its head; consumed space is reclaimed by
+/// moving the unread bytes to the front when more room is needed.
+public struct ByteBuffer: ~Copyable {
+    public private(set) var base: UnsafeMutableRawPointer
+    public private(set) var capacity: Int
+    public private(set) var readIndex = 0
+    public private(set) var writeIndex = 0
+
+    public init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(byteCount: self.capacity, alignment: 16)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always) public var readableCount: Int { writeIndex - readIndex }
+    @inline(__always) public var isEmpty: Bool { writeIndex == readIndex }
+    @inline(__always) public var readable: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + readIndex, count: writeIndex - readIndex)
+    }
+
+    /// Marks `count` readable bytes as used.
+    @inline(__always)
+    public mutating func consume(_ count: Int) {
+        readIndex += count
+        if readIndex == writeIndex {
+            readIndex = 0
+            writeIndex = 0
+        }
+    }
+
+    public mutating func clear() {
+        readIndex = 0
+        writeIndex = 0
+    }
+
+    /// Makes room for at least `count` more bytes at the tail, compacting or growing.
+    public mutating func reserveTail(_ count: Int) {
+        if capacity - writeIndex >= count { return }
+        let unread = writeIndex - readIndex
+        if readIndex > 0 && capacity - unread >= count {
+            memmove(base, base + readIndex, unread)
+        } else {
+            var newCapacity = capacity * 2
+            while newCapacity - unread < count { newCapacity *= 2 }
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+            grown.copyMemory(from: base + readIndex, byteCount: unread)
+            base.deallocate()
+            base = grown
+            capacity = newCapacity
+        }
+        readIndex = 0
+        writeIndex = unread
+    }
+
+    @inline(__always) public var tailSpace: Int { capacity - writeIndex }
+    @inline(__always) public var tail: UnsafeMutableRawPointer { base + writeIndex }
+
+    /// Records that `count` bytes were written into the tail.
+    @inline(__always)
+    public mutating func commit(_ count: Int) { writeIndex += count }
+
+    // MARK: - Appending
+
+    @inline(__always)
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        reserveTail(bytes.count)
+        (base + writeIndex).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        writeIndex += bytes.count
+    }
+
+    @inline(__always)
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    @inline(__always)
+    public mutating func append(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    @inline(__always)
+    public mutating func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    @inline(__always)
+    public mutating func append(byte: UInt8) {
+        reserveTail(1)
+        base.storeBytes(of: byte, toByteOffset: writeIndex, as: UInt8.self)
+        writeIndex += 1
+    }
+
+    public mutating func append(string: String) {
+        var copy = string
+        copy.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a non-negative integer in decimal.
+    public mutating func append(decimal value: Int) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var n = UInt64(max(value, 0))
+            var index = scratch.count
+            repeat {
+                index -= 1
+                scratch[index] = UInt8(truncatingIfNeeded: n % 10) &+ 0x30
+                n /= 10
+            } while n > 0
+            append(UnsafeRawBufferPointer(rebasing: scratch[index...]))
+        }
+    }
+
+    /// Appends a non-negative integer in lowercase hexadecimal (chunk sizes).
+    public mutating func append(hex value: Int) {
+        var digits: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            var n = UInt64(max(value, 0))
+            var index = scratch.count
+            repeat {
+                index -= 1
+                let d = UInt8(truncatingIfNeeded: n & 0xF)
+                scratch[index] = d < 10 ? d &+ 0x30 : d &+ 0x57
+                n >>= 4
+            } while n > 0
+            append(UnsafeRawBufferPointer(rebasing: scratch[index...]))
+        }
+    }
+
+    /// Drops the memory of an empty buffer back to `capacity` bytes (idle connections stay small).
+    public mutating func shrinkIfEmpty(to small: Int) {
+        guard isEmpty, capacity > small else { return }
+        base.deallocate()
+        capacity = small
+        base = .allocate(byteCount: small, alignment: 16)
+        readIndex = 0
+        writeIndex = 0
+    }
+}

@@ -1,0 +1,154 @@
+import CLinux
+import Synchronization
+
+/// Something registered with an event loop for an fd.
+public protocol IOHandler: AnyObject {
+    func handleEvents(_ events: EventSet)
+}
+
+/// One per worker thread, sharing nothing: its own epoll, timers and handler table. Everything
+/// registered with a loop is touched only on that loop's thread; other threads talk to it only
+/// through `post`, which queues a message and wakes the loop through an eventfd.
+public final class EventLoop: @unchecked Sendable {
+    public typealias Message = @Sendable (EventLoop) -> Void
+
+    private struct Slot {
+        var handler: (any IOHandler)?
+        var generation: UInt32
+    }
+
+    private let poller = Poller()
+    private var slots: [Slot] = []
+    private var timers = TimerHeap()
+    private let wakeFD: Int32
+    private let mailbox = Mutex<[Message]>([])
+    private var deferred: [() -> Void] = []
+    private var running = false
+
+    /// Monotonic nanoseconds, read once per loop iteration (cheap enough to trust for timeouts).
+    public private(set) var now: UInt64
+
+    public let name: String
+
+    public init(name: String) {
+        self.name = name
+        now = gh_monotonic_ns()
+        wakeFD = gh_eventfd()
+        precondition(wakeFD >= 0, "eventfd failed")
+        poller.add(wakeFD, .readable, token: Self.wakeToken)
+    }
+
+    deinit { Syscalls.close(wakeFD) }
+
+    private static let wakeToken = UInt64.max
+
+    // MARK: - Registration
+
+    /// Watches `fd` for `interest`, delivering its events to `handler`. Returns the token that
+    /// `modify` takes; it changes every time an fd number is reused so that a stale event for an
+    /// earlier owner of the number is dropped.
+    @discardableResult
+    public func register(_ fd: Int32, _ interest: EventSet, handler: any IOHandler) -> UInt64 {
+        let index = Int(fd)
+        if index >= slots.count {
+            slots.append(contentsOf: repeatElement(Slot(handler: nil, generation: 0), count: max(index + 1 - slots.count, 256)))
+        }
+        slots[index].generation &+= 1
+        slots[index].handler = handler
+        let token = UInt64(slots[index].generation) << 32 | UInt64(UInt32(bitPattern: fd))
+        poller.add(fd, interest, token: token)
+        return token
+    }
+
+    public func modify(_ fd: Int32, _ interest: EventSet, token: UInt64) {
+        poller.modify(fd, interest, token: token)
+    }
+
+    /// Stops watching `fd` (call before closing it).
+    public func unregister(_ fd: Int32) {
+        let index = Int(fd)
+        guard index < slots.count else { return }
+        slots[index].handler = nil
+        slots[index].generation &+= 1
+        poller.remove(fd)
+    }
+
+    // MARK: - Timers and deferred work
+
+    /// Makes the loop honour `target.deadline` (call after setting it).
+    @inline(__always)
+    public func scheduleDeadline(_ target: any TimerTarget) {
+        if target.deadline != 0 && (target.scheduledDeadline == 0 || target.deadline < target.scheduledDeadline) {
+            timers.schedule(target)
+        }
+    }
+
+    /// Runs `work` on this loop after the current event has been handled.
+    public func defer_(_ work: @escaping () -> Void) {
+        deferred.append(work)
+    }
+
+    /// Queues `message` for the loop's thread and wakes it. Callable from any thread.
+    public func post(_ message: @escaping Message) {
+        mailbox.withLock { $0.append(message) }
+        _ = gh_eventfd_signal(wakeFD)
+    }
+
+    // MARK: - Running
+
+    /// Runs until `stop()`; must be called on the loop's own thread.
+    public func run() {
+        running = true
+        while running {
+            let timeout: Int32
+            if !deferred.isEmpty {
+                timeout = 0
+            } else if let next = timers.nextDeadline {
+                let current = gh_monotonic_ns()
+                timeout = next <= current ? 0 : Int32(min((next - current + 999_999) / 1_000_000, 60_000))
+            } else {
+                timeout = 60_000
+            }
+            poller.wait(timeoutMs: timeout) { token, events in
+                now = gh_monotonic_ns()
+                dispatch(token, events)
+            }
+            now = gh_monotonic_ns()
+            timers.fireDue(now: now)
+            runDeferred()
+        }
+    }
+
+    /// Ends `run()` after the current iteration; call on the loop's thread (post it from others).
+    public func stop() { running = false }
+
+    @inline(__always)
+    private func dispatch(_ token: UInt64, _ events: EventSet) {
+        if token == Self.wakeToken {
+            drainMailbox()
+            return
+        }
+        let index = Int(UInt32(truncatingIfNeeded: token))
+        guard index < slots.count, slots[index].generation == UInt32(token >> 32),
+              let handler = slots[index].handler else { return }
+        handler.handleEvents(events)
+    }
+
+    private func drainMailbox() {
+        _ = gh_eventfd_drain(wakeFD)
+        let messages = mailbox.withLock { queue -> [Message] in
+            let taken = queue
+            queue.removeAll()
+            return taken
+        }
+        for message in messages { message(self) }
+    }
+
+    private func runDeferred() {
+        while !deferred.isEmpty {
+            let work = deferred
+            deferred.removeAll(keepingCapacity: true)
+            for item in work { item() }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import CLinux
+import Glibc
+
+/// A listening TCP socket. Each worker opens its own on the same address with SO_REUSEPORT, so
+/// the kernel spreads new connections over the workers without a shared accept queue.
+public enum Listener {
+    public enum Failure: Error, CustomStringConvertible {
+        case badAddress(String)
+        case system(String, Int32)
+
+        public var description: String {
+            switch self {
+            case .badAddress(let text): return "not a numeric address: \(text)"
+            case .system(let call, let code): return "\(call): \(Syscalls.errorText(code))"
+            }
+        }
+    }
+
+    public static func open(host: String, port: Int, backlog: Int32 = 4096) throws(Failure) -> Int32 {
+        guard let address = SocketAddress(host: host, port: port) else { throw .badAddress(host) }
+        let fd = gh_socket_nonblocking(Int32(address.family), Int32(SOCK_STREAM.rawValue))
+        if fd < 0 { throw .system("socket", errno) }
+        if gh_reuseport(fd) != 0 {
+            let err = errno
+            Glibc.close(fd)
+            throw .system("setsockopt(SO_REUSEPORT)", err)
+        }
+        var storage = address.storage
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, address.length) }
+        }
+        if bound != 0 {
+            let err = errno
+            Glibc.close(fd)
+            throw .system("bind \(host):\(port)", err)
+        }
+        if Glibc.listen(fd, backlog) != 0 {
+            let err = errno
+            Glibc.close(fd)
+            throw .system("listen", err)
+        }
+        return fd
+    }
+}

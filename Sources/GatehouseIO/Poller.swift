@@ -1,0 +1,57 @@
+import CLinux
+import Glibc
+
+/// Readiness an fd is watched for, or reported with.
+public struct EventSet: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let readable = EventSet(rawValue: GH_EPOLLIN)
+    public static let writable = EventSet(rawValue: GH_EPOLLOUT)
+    /// The peer shut down its sending side (EPOLLRDHUP).
+    public static let peerClosed = EventSet(rawValue: GH_EPOLLRDHUP)
+    public static let error = EventSet(rawValue: GH_EPOLLERR)
+    public static let hangup = EventSet(rawValue: GH_EPOLLHUP)
+}
+
+/// A thin epoll wrapper: register, modify, remove, wait.
+public struct Poller: ~Copyable {
+    public let fd: Int32
+    private var events: UnsafeMutablePointer<gh_event>
+    private let capacity: Int32
+
+    public init(capacity: Int32 = 256) {
+        fd = gh_epoll_create()
+        precondition(fd >= 0, "epoll_create1 failed: \(Syscalls.errorText(errno))")
+        self.capacity = capacity
+        events = .allocate(capacity: Int(capacity))
+    }
+
+    deinit {
+        events.deallocate()
+        Glibc.close(fd)
+    }
+
+    @discardableResult
+    public func add(_ target: Int32, _ interest: EventSet, token: UInt64) -> Bool {
+        gh_epoll_ctl(fd, GH_EPOLL_CTL_ADD, target, interest.rawValue, token) == 0
+    }
+
+    @discardableResult
+    public func modify(_ target: Int32, _ interest: EventSet, token: UInt64) -> Bool {
+        gh_epoll_ctl(fd, GH_EPOLL_CTL_MOD, target, interest.rawValue, token) == 0
+    }
+
+    public func remove(_ target: Int32) {
+        _ = gh_epoll_ctl(fd, GH_EPOLL_CTL_DEL, target, 0, 0)
+    }
+
+    /// Waits up to `timeoutMs` (-1: forever) and calls `body` with each ready token and its events.
+    public func wait(timeoutMs: Int32, _ body: (UInt64, EventSet) -> Void) {
+        let n = gh_epoll_wait(fd, events, capacity, timeoutMs)
+        if n <= 0 { return }
+        for i in 0..<Int(n) {
+            body(events[i].token, EventSet(rawValue: events[i].events))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GatehouseConfig
+import GatehouseCore
+
+/// Parses the command line and runs the subcommand.
+enum CommandLineInterface {
+    static let version = "0.1.0"
+
+    static let usage = """
+    usage: gatehouse [run] [--config PATH]
+           gatehouse check [--config PATH]
+           gatehouse demo [--port N]
+           gatehouse token --secret S --sub U [--ttl 1h] [--aud A] [--iss I] [--claim k=v]...
+           gatehouse version
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var rest = arguments
+        let command = rest.first.map { $0.hasPrefix("-") ? "run" : $0 } ?? "run"
+        if let first = rest.first, !first.hasPrefix("-") { rest.removeFirst() }
+        do {
+            switch command {
+            case "run":
+                let options = try Options.parse(rest, valued: ["--config"])
+                return Serve.run(configPath: configPath(options))
+            case "check":
+                let options = try Options.parse(rest, valued: ["--config"])
+                return Check.run(configPath: configPath(options))
+            case "demo":
+                let options = try Options.parse(rest, valued: ["--port"])
+                guard let port = Int(options.value("--port") ?? "8080"), (1...65535).contains(port) else {
+                    throw UsageError("--port takes a port number")
+                }
+                return Demo.run(port: port)
+            case "token":
+                let options = try Options.parse(rest, valued: ["--secret", "--sub", "--ttl", "--aud", "--iss", "--claim"])
+                return try Token.run(options)
+            case "version", "--version":
+                print("gatehouse \(version)")
+                return 0
+            case "help", "--help", "-h":
+                print(usage)
+                return 0
+            default:
+                throw UsageError("unknown command \"\(command)\"")
+            }
+        } catch let error as UsageError {
+            FileHandle.standardError.write("gatehouse: \(error.message)\n\(usage)\n".data(using: .utf8)!)
+            return 2
+        } catch {
+            FileHandle.standardError.write("gatehouse: \(error)\n".data(using: .utf8)!)
+            return 1
+        }
+    }
+
+    /// SPEC §1: --config, then $GATEHOUSE_CONFIG, then config/gatehouse.yaml.
+    static func configPath(_ options: Options) -> String {
+        options.value("--config") ?? ProcessInfo.processInfo.environment["GATEHOUSE_CONFIG"] ?? "config/gatehouse.yaml"
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// `--name value` options; some may repeat.
+struct Options {
+    private var values: [(String, String)] = []
+
+    static func parse(_ arguments: [String], valued: Set<String>) throws -> Options {
+        var options = Options()
+        var index = 0
+        while index < arguments.count {
+            var name = arguments[index]
+            var value: String?
+            if let equals = name.firstIndex(of: "="), name.hasPrefix("--") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard valued.contains(name) else { throw UsageError("unknown option \(name)") }
+            if value == nil {
+                index += 1
+                guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                value = arguments[index]
+            }
+            options.values.append((name, value!))
+            index += 1
+        }
+        return options
+    }
+
+    func value(_ name: String) -> String? { values.last { $0.0 == name }?.1 }
+    func all(_ name: String) -> [String] { values.filter { $0.0 == name }.map(\.1) }
+}
+
+/// Operational messages on stderr (the access log owns stdout).
+enum Log {
+    static func info(_ message: String) { write("info", message) }
+    static func warn(_ message: String) { write("warn", message) }
+    static func error(_ message: String) { write("error", message) }
+
+    private static func write(_ level: String, _ message: String) {
+        FileHandle.standardError.write("gatehouse \(level): \(message)\n".data(using: .utf8)!)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import GatehouseConfig
+import GatehouseCore
+
+/// Reads, validates and compiles a configuration: every problem, with its key path.
+enum ConfigLoading {
+    static func load(path: String) -> Result<GatewaySnapshot, ConfigErrors> {
+        ConfigLoader.load(path: path, environment: ProcessInfo.processInfo.environment).flatMap(GatewaySnapshot.compile)
+    }
+
+    static func load(yaml: String) -> Result<GatewaySnapshot, ConfigErrors> {
+        ConfigLoader.load(yaml: yaml, environment: ProcessInfo.processInfo.environment).flatMap(GatewaySnapshot.compile)
+    }
+}
+
+/// `gatehouse check`.
+enum Check {
+    static func run(configPath: String) -> Int32 {
+        switch ConfigLoading.load(path: configPath) {
+        case .success(let snapshot):
+            print("\(configPath): ok (\(snapshot.routes.count) routes, \(snapshot.upstreams.count) upstreams)")
+            return 0
+        case .failure(let errors):
+            for issue in errors.issues { print(issue.description) }
+            return 1
+        }
+    }
+}

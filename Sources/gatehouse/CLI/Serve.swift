@@ -1,0 +1,73 @@
+import CLinux
+import Foundation
+import GatehouseConfig
+import GatehouseCore
+import Glibc
+
+/// `gatehouse run`: serve until SIGTERM/SIGINT (drain) while SIGHUP reloads the file.
+enum Serve {
+    static func run(configPath: String) -> Int32 {
+        switch ConfigLoading.load(path: configPath) {
+        case .failure(let errors):
+            for issue in errors.issues { Log.error("\(configPath): \(issue)") }
+            return 1
+        case .success(let snapshot):
+            return serve(snapshot) { ConfigLoading.load(path: configPath) }
+        }
+    }
+
+    /// Starts the gateway and handles signals on this thread until it has drained.
+    static func serve(_ snapshot: GatewaySnapshot, onStarted: () -> Void = {},
+                      reload: () -> Result<GatewaySnapshot, ConfigErrors>) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        // Blocked before any thread starts, so that only this thread's signalfd sees them.
+        let signalFD = [SIGTERM, SIGINT, SIGHUP, 0].withUnsafeBufferPointer { gh_signalfd($0.baseAddress) }
+        guard signalFD >= 0 else {
+            Log.error("signalfd failed")
+            return 1
+        }
+        let gateway = Gateway(snapshot: snapshot)
+        do {
+            try gateway.start()
+        } catch {
+            Log.error(error.description)
+            return 1
+        }
+        let server = snapshot.config.server
+        Log.info("listening on \(server.listen)" + (server.adminListen.map { ", admin on \($0)" } ?? ""))
+        warnAboutConfig(snapshot)
+        onStarted()
+        var drainTimeout = server.drainTimeout
+        while true {
+            let signal = gh_signalfd_read(signalFD)
+            switch signal {
+            case SIGHUP:
+                switch reload() {
+                case .success(let newer):
+                    if newer.config.server.listen != snapshot.config.server.listen {
+                        Log.warn("server.listen changed; it takes effect after a restart")
+                    }
+                    drainTimeout = newer.config.server.drainTimeout
+                    gateway.reload(newer)
+                    warnAboutConfig(newer)
+                    Log.info("configuration reloaded")
+                case .failure(let errors):
+                    Log.error("reload refused, the old configuration stays:\n" + errors.description)
+                }
+            case SIGTERM, SIGINT:
+                Log.info("draining (up to \(drainTimeout))")
+                gateway.drain(timeout: drainTimeout)
+                Log.info("stopped")
+                return 0
+            default:
+                continue
+            }
+        }
+    }
+
+    private static func warnAboutConfig(_ snapshot: GatewaySnapshot) {
+        for upstream in snapshot.config.upstreams where upstream.tls?.verify == false {
+            Log.warn("upstreams.\(upstream.name).tls.verify is false: certificates are not checked")
+        }
+    }
+}
