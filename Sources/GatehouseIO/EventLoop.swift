@@ -114,7 +114,9 @@ public final class EventLoop: @unchecked Sendable {
                 dispatch(token, events)
             }
             now = gh_monotonic_ns()
-            timers.fireDue(now: now)
+            while let target = timers.popExpired(now: now) {
+                target.deadlineReached(now: now)
+            }
             runDeferred()
         }
     }

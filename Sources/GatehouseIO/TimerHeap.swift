@@ -28,8 +28,10 @@ struct TimerHeap {
         push(Entry(at: deadline, target: target))
     }
 
-    /// Fires every target whose deadline is at or before `now`.
-    mutating func fireDue(now: UInt64) {
+    /// The next target whose deadline is at or before `now`, with its deadline cleared; nil when
+    /// none is due. The caller fires it outside of any access to the heap, because firing may
+    /// schedule new deadlines.
+    mutating func popExpired(now: UInt64) -> (any TimerTarget)? {
         while let first = entries.first, first.at <= now {
             let entry = pop()
             let target = entry.target
@@ -39,11 +41,11 @@ struct TimerHeap {
             if deadline == 0 { continue }
             if deadline <= now {
                 target.deadline = 0
-                target.deadlineReached(now: now)
-            } else {
-                schedule(target)
+                return target
             }
+            schedule(target)
         }
+        return nil
     }
 
     var count: Int { entries.count }

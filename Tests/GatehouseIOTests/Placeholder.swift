@@ -1,3 +1,0 @@
-import Testing
-@testable import GatehouseIO
-@Test func placeholderIO() { #expect(true) }
