@@ -17,14 +17,14 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
 
-        .target(name: "GatehouseIO", dependencies: ["CLinux"]),
+        .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL"]),
         .target(name: "GatehouseHTTP"),
         .target(name: "GatehouseConfig", dependencies: ["CYAML"]),
         .target(name: "GatehouseCore",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseConfig", "COpenSSL", "CZlib", "CLinux"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseCore"]),
 
-        .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO"]),
+        .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
         .testTarget(name: "GatehouseConfigTests", dependencies: ["GatehouseConfig"]),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),

@@ -70,10 +70,22 @@ enum UpstreamRequestWriter {
         out.append(remainder)
     }
 
+    /// Case-insensitive, and `_` counts as `-`: some backends read `X_User_Id` as `X-User-Id`,
+    /// so a client must not slip a gateway-set header through with underscores.
     @inline(__always)
     private static func isDropped(_ name: UnsafeRawBufferPointer, _ dropped: [[UInt8]]) -> Bool {
         for candidate in dropped where candidate.count == name.count {
-            if candidate.withUnsafeBytes({ HeaderNames.asciiCaseInsensitiveEquals(name, $0) }) { return true }
+            var equal = true
+            for index in 0..<name.count {
+                var byte = name[index]
+                if byte >= 0x41 && byte <= 0x5A { byte |= 0x20 }
+                if byte == UInt8(ascii: "_") { byte = UInt8(ascii: "-") }
+                if byte != candidate[index] {
+                    equal = false
+                    break
+                }
+            }
+            if equal { return true }
         }
         return false
     }

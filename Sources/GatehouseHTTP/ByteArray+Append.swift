@@ -1,0 +1,42 @@
+/// Fast serialization into a byte buffer: ASCII literals and integers without creating Strings.
+extension Array where Element == UInt8 {
+    /// Appends the bytes of an ASCII literal such as `"Content-Length: "`.
+    @inline(__always)
+    public mutating func append(ascii literal: StaticString) {
+        literal.withUTF8Buffer { append(contentsOf: $0) }
+    }
+
+    /// Appends `value` in decimal (`-` first when negative).
+    public mutating func append(decimal value: Int) {
+        if value < 0 { append(0x2D) }
+        var magnitude = value.magnitude
+        var length = 1
+        var probe = magnitude / 10
+        while probe > 0 {
+            length += 1
+            probe /= 10
+        }
+        // Reserve the digits, then fill them from the least significant end.
+        let start = count
+        append(contentsOf: repeatElement(0x30, count: length))
+        var index = start + length - 1
+        repeat {
+            self[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        } while magnitude > 0
+    }
+
+    /// Appends `value` in lowercase hexadecimal without leading zeros (`0` for zero), as chunk
+    /// sizes are written. `value` must not be negative.
+    public mutating func append(hex value: Int) {
+        precondition(value >= 0, "hex values are written for sizes, which are never negative")
+        var shift = 0
+        while shift < Int.bitWidth - 4, value >> (shift + 4) != 0 { shift += 4 }
+        while shift >= 0 {
+            let digit = UInt8(truncatingIfNeeded: (value >> shift) & 0xF)
+            append(digit < 10 ? 0x30 + digit : 0x57 + digit)
+            shift -= 4
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// Reads the comma-separated token list of a `Connection` header (RFC 9110 §7.6.1).
+struct ConnectionOptions {
+    /// Every listed token, trimmed.
+    var tokens: [Range<Int>] = []
+    var close = false
+    var keepAlive = false
+
+    /// Adds the tokens of one `Connection` value; false when an element is not a token.
+    /// Empty list elements (`a, , b`) are skipped as RFC 9110 §5.6.1 asks.
+    mutating func add(_ buffer: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
+        var elementStart = value.lowerBound
+        var index = value.lowerBound
+        while index <= value.upperBound {
+            if index == value.upperBound || buffer[index] == ASCII.comma {
+                let element = HeaderLineParser.trimmedRange(buffer, from: elementStart, to: index)
+                if !element.isEmpty {
+                    guard record(buffer, element) else { return false }
+                }
+                elementStart = index + 1
+            }
+            index += 1
+        }
+        return true
+    }
+
+    private mutating func record(_ buffer: UnsafeRawBufferPointer, _ element: Range<Int>) -> Bool {
+        for index in element where !ASCII.isTokenByte(buffer[index]) { return false }
+        let token = UnsafeRawBufferPointer(rebasing: buffer[element])
+        if HeaderNames.asciiCaseInsensitiveEquals(token, "close") {
+            close = true
+        } else if HeaderNames.asciiCaseInsensitiveEquals(token, HeaderNames.keepAlive) {
+            keepAlive = true
+        }
+        tokens.append(element)
+        return true
+    }
+}

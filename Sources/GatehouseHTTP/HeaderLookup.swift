@@ -1,0 +1,41 @@
+/// Header lookups shared by `RequestHead` and `ResponseHead`; both keep their fields as ranges
+/// into one byte copy of the head.
+enum HeaderLookup {
+    /// The value of the first field named `lowercaseName` (any case on the wire).
+    static func firstValue(in bytes: [UInt8], _ headers: [HeaderField], named lowercaseName: StaticString) -> Range<Int>? {
+        bytes.withUnsafeBytes { raw in
+            for field in headers where HeaderNames.asciiCaseInsensitiveEquals(rebased(raw, field.name), lowercaseName) {
+                return field.value
+            }
+            return nil
+        }
+    }
+
+    /// How many fields are named `lowercaseName` (any case on the wire).
+    static func count(in bytes: [UInt8], _ headers: [HeaderField], named lowercaseName: StaticString) -> Int {
+        bytes.withUnsafeBytes { raw in
+            var total = 0
+            for field in headers where HeaderNames.asciiCaseInsensitiveEquals(rebased(raw, field.name), lowercaseName) {
+                total += 1
+            }
+            return total
+        }
+    }
+
+    /// True when `field` must not be forwarded: hop-by-hop by definition or named in `Connection`.
+    static func isHopByHop(in bytes: [UInt8], _ field: HeaderField, connectionOptions: [Range<Int>]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            let name = rebased(raw, field.name)
+            if HopByHop.isHopByHop(name) { return true }
+            for option in connectionOptions where HeaderNames.asciiCaseInsensitiveEquals(name, rebased(raw, option)) {
+                return true
+            }
+            return false
+        }
+    }
+
+    @inline(__always)
+    static func rebased(_ raw: UnsafeRawBufferPointer, _ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: raw[range])
+    }
+}

@@ -1,0 +1,73 @@
+/// Lowercase names of the header fields the gateway reads or writes, and the case-insensitive
+/// comparison used to find them (field names are case-insensitive, RFC 9110 §5.1).
+public enum HeaderNames {
+    public static let host: StaticString = "host"
+    public static let contentLength: StaticString = "content-length"
+    public static let contentType: StaticString = "content-type"
+    public static let transferEncoding: StaticString = "transfer-encoding"
+    public static let connection: StaticString = "connection"
+    public static let keepAlive: StaticString = "keep-alive"
+    public static let proxyConnection: StaticString = "proxy-connection"
+    public static let te: StaticString = "te"
+    public static let trailer: StaticString = "trailer"
+    public static let upgrade: StaticString = "upgrade"
+    public static let expect: StaticString = "expect"
+    public static let authorization: StaticString = "authorization"
+    public static let cookie: StaticString = "cookie"
+    public static let cacheControl: StaticString = "cache-control"
+    public static let retryAfter: StaticString = "retry-after"
+    public static let wwwAuthenticate: StaticString = "www-authenticate"
+    public static let allow: StaticString = "allow"
+    public static let xRequestID: StaticString = "x-request-id"
+    public static let xForwardedFor: StaticString = "x-forwarded-for"
+    public static let xForwardedProto: StaticString = "x-forwarded-proto"
+
+    // MARK: - Comparison
+
+    /// True when `bytes` equals `lowercase` ignoring ASCII case. `lowercase` must be all lowercase.
+    @inline(__always)
+    public static func asciiCaseInsensitiveEquals(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { expected in
+            guard bytes.count == expected.count else { return false }
+            var index = 0
+            while index < expected.count {
+                if ASCII.lowercased(bytes[index]) != expected[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// True when `bytes` equals `lowercase` ignoring ASCII case. `lowercase` must be all lowercase.
+    @inline(__always)
+    public static func asciiCaseInsensitiveEquals(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+        bytes.withUnsafeBytes { asciiCaseInsensitiveEquals($0, lowercase) }
+    }
+
+    /// True when `bytes` starts with `lowercase` ignoring ASCII case.
+    @inline(__always)
+    public static func asciiCaseInsensitiveHasPrefix(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { expected in
+            guard bytes.count >= expected.count else { return false }
+            var index = 0
+            while index < expected.count {
+                if ASCII.lowercased(bytes[index]) != expected[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// Case-insensitive comparison of two byte strings (e.g. a header name against a name listed in
+    /// `Connection`).
+    @inline(__always)
+    public static func asciiCaseInsensitiveEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var index = 0
+        while index < lhs.count {
+            if ASCII.lowercased(lhs[index]) != ASCII.lowercased(rhs[index]) { return false }
+            index += 1
+        }
+        return true
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-@testable import GatehouseHTTP
-@Test func placeholderHTTP() { #expect(true) }

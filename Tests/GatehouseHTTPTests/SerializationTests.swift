@@ -1,0 +1,109 @@
+import Testing
+@testable import GatehouseHTTP
+
+@Suite("Serialization helpers")
+struct SerializationTests {
+    @Test(arguments: [
+        (0, "0"), (7, "7"), (10, "10"), (413, "413"), (1_234_567_890, "1234567890"), (-5, "-5"),
+        (Int.max, "9223372036854775807"), (Int.min, "-9223372036854775808"),
+    ])
+    func appendDecimal(_ value: Int, _ expected: String) {
+        var out = bytes("x")
+        out.append(decimal: value)
+        #expect(out == bytes("x" + expected))
+    }
+
+    @Test(arguments: [
+        (0, "0"), (1, "1"), (0xF, "f"), (0x10, "10"), (0x1A, "1a"), (0xABCDEF, "abcdef"),
+        (Int.max, "7fffffffffffffff"),
+    ])
+    func appendHex(_ value: Int, _ expected: String) {
+        var out: [UInt8] = []
+        out.append(hex: value)
+        #expect(out == bytes(expected))
+    }
+
+    @Test func appendASCII() {
+        var out: [UInt8] = []
+        out.append(ascii: "Content-Length: ")
+        out.append(decimal: 42)
+        out.append(ascii: "\r\n")
+        #expect(out == bytes("Content-Length: 42\r\n"))
+    }
+
+    @Test(arguments: [(1, "1\r\n"), (26, "1a\r\n"), (4096, "1000\r\n")])
+    func chunkHeader(_ size: Int, _ expected: String) {
+        #expect(ChunkedEncoder.chunkHeader(size: size) == bytes(expected))
+        var out = bytes("..")
+        ChunkedEncoder.appendChunkHeader(size: size, to: &out)
+        #expect(out == bytes(".." + expected))
+    }
+
+    @Test func encodedChunksDecodeBack() {
+        var wire: [UInt8] = []
+        for piece in ["hello", " ", String(repeating: "w", count: 300)] {
+            ChunkedEncoder.appendChunkHeader(size: piece.utf8.count, to: &wire)
+            wire.append(contentsOf: bytes(piece))
+            wire.append(ascii: ChunkedEncoder.chunkTrailer)
+        }
+        wire.append(ascii: ChunkedEncoder.lastChunk)
+        let (outcome, agreed) = decodeChunkedEveryWay(wire)
+        #expect(agreed)
+        #expect(outcome == ChunkedOutcome(body: bytes("hello " + String(repeating: "w", count: 300)),
+                                          ending: .end(at: wire.count)))
+    }
+
+    @Test(arguments: [
+        (200, "OK"), (204, "No Content"), (400, "Bad Request"), (401, "Unauthorized"), (404, "Not Found"),
+        (413, "Content Too Large"), (414, "URI Too Long"), (417, "Expectation Failed"),
+        (431, "Request Header Fields Too Large"), (502, "Bad Gateway"), (504, "Gateway Timeout"), (299, ""),
+    ])
+    func reasonPhrase(_ code: Int, _ expected: String) {
+        #expect(HTTPStatus.reasonPhrase(code) == expected)
+    }
+
+    @Test func statusLine() {
+        var out: [UInt8] = []
+        HTTPStatus.appendStatusLine(431, to: &out)
+        #expect(out == bytes("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
+        out.removeAll()
+        HTTPStatus.appendStatusLine(299, to: &out)
+        #expect(out == bytes("HTTP/1.1 299 \r\n"))
+    }
+}
+
+@Suite("Header names")
+struct HeaderNameTests {
+    @Test(arguments: [
+        ("content-length", true), ("Content-Length", true), ("CONTENT-LENGTH", true), ("content-lengt", false),
+        ("content-lengthx", false), ("content_length", false), ("", false),
+        // Non-letters must not fold: CR (0x0D) | 0x20 would be "-".
+        ("content\rlength", false),
+    ])
+    func caseInsensitiveEquals(_ name: String, _ expected: Bool) {
+        let raw = bytes(name)
+        #expect(raw.withUnsafeBytes { HeaderNames.asciiCaseInsensitiveEquals($0, HeaderNames.contentLength) } == expected)
+        #expect(HeaderNames.asciiCaseInsensitiveEquals(raw[...], HeaderNames.contentLength) == expected)
+    }
+
+    @Test func byteStringsCompareCaseInsensitively() {
+        let lhs = bytes("X-Trace-ID")
+        let rhs = bytes("x-trace-id")
+        let other = bytes("x-trace-ie")
+        lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { #expect(HeaderNames.asciiCaseInsensitiveEquals(left, $0)) }
+            other.withUnsafeBytes { #expect(!HeaderNames.asciiCaseInsensitiveEquals(left, $0)) }
+        }
+    }
+
+    @Test(arguments: [
+        ("Connection", true), ("keep-alive", true), ("Keep-Alive", true), ("Proxy-Connection", true),
+        ("Proxy-Authorization", true), ("proxy-authenticate", true), ("Proxy-X", true), ("TE", true),
+        ("te", true), ("Trailer", true), ("Transfer-Encoding", true), ("upgrade", true),
+        ("Host", false), ("Content-Length", false), ("Authorization", false), ("Trailers", false),
+        ("Proxy", false), ("X-Proxy-Id", false), ("Tea", false), ("Upgrade-Insecure-Requests", false),
+    ])
+    func hopByHop(_ name: String, _ expected: Bool) {
+        #expect(HopByHop.isHopByHop(bytes(name)[...]) == expected)
+    }
+}
