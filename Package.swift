@@ -27,7 +27,7 @@ let package = Package(
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
         .testTarget(name: "GatehouseConfigTests", dependencies: ["GatehouseConfig"]),
-        .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"]),
+        .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

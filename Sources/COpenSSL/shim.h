@@ -26,4 +26,8 @@ static inline long gh_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
 static inline long gh_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_session_cache_mode(ctx, mode);
 }
+// EVP_PKEY_PUBLIC_KEY is a compound macro (a selection of key parts for EVP_PKEY_fromdata).
+static inline int gh_EVP_PKEY_PUBLIC_KEY(void) {
+    return EVP_PKEY_PUBLIC_KEY;
+}
 #endif

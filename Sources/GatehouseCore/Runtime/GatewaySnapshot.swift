@@ -46,7 +46,10 @@ public final class GatewaySnapshot: Sendable {
                 issues.append(issue)
             }
         }
-        if !issues.isEmpty { return .failure(ConfigErrors(issues)) }
+        if !issues.isEmpty {
+            var seen = Set<String>()
+            return .failure(ConfigErrors(issues.filter { seen.insert($0.description).inserted }))
+        }
         return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams))
     }
 

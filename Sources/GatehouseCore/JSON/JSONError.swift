@@ -1,0 +1,12 @@
+/// Why a document is not strict RFC 8259 JSON, and the byte offset where that was found.
+public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int
+
+    public init(message: String, offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String { "\(message) at byte \(offset)" }
+}
