@@ -1,3 +1,0 @@
-import Testing
-@testable import GatehouseConfig
-@Test func placeholderConfig() { #expect(true) }
