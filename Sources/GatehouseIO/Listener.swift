@@ -16,6 +16,21 @@ public enum Listener {
         }
     }
 
+    /// Fails when another process already listens on the address: SO_REUSEPORT would otherwise
+    /// let a second gateway silently share the port with the first.
+    public static func ensureAvailable(host: String, port: Int) throws(Failure) {
+        guard let address = SocketAddress(host: host, port: port) else { throw .badAddress(host) }
+        let fd = gh_socket_nonblocking(Int32(address.family), Int32(SOCK_STREAM.rawValue))
+        if fd < 0 { throw .system("socket", errno) }
+        defer { Glibc.close(fd) }
+        _ = gh_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        var storage = address.storage
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, address.length) }
+        }
+        if bound != 0 { throw .system("bind \(host):\(port)", errno) }
+    }
+
     public static func open(host: String, port: Int, backlog: Int32 = 4096) throws(Failure) -> Int32 {
         guard let address = SocketAddress(host: host, port: port) else { throw .badAddress(host) }
         let fd = gh_socket_nonblocking(Int32(address.family), Int32(SOCK_STREAM.rawValue))

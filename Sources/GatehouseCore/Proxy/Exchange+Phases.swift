@@ -15,7 +15,12 @@ extension Exchange {
         if case .respond(let error) = routeRequest() { return respond(error) }
         if case .respond(let error) = checkMethod() { return respond(error) }
         if case .respond(let error) = authenticate() { return respond(error) }
-        forward()
+        guard let route, route.inspectsRequests else { return forward() }
+        if case .none = requestBody {
+            applyOperationPolicy(body: nil)
+        } else {
+            startCollectingBody()
+        }
     }
 
     // MARK: - Framing
@@ -26,8 +31,9 @@ extension Exchange {
             return .respond(GatewayError(.badRequest, "The Expect header has an unsupported value."))
         }
         switch head.framing {
-        case .none:
+        case .none, .contentLength(0):
             requestBody = .none
+            requestBodyDone = true
         case .contentLength(let length):
             if length > 0 && (head.methodKind == .get || head.methodKind == .head) {
                 keepAlive = false
@@ -89,6 +95,58 @@ extension Exchange {
         }
     }
 
+    // MARK: - Operation policy
+
+    /// Reads the whole body (within `max_body_bytes`) so the policy can look at it.
+    private func startCollectingBody() {
+        collectedBody = []
+        wantsRequestBody = true
+        if snapshot.bodyTimeoutNanos > 0 { bodyDeadline = loop.now + snapshot.bodyTimeoutNanos }
+        exchangeDeadline = loop.now + (route?.timeoutNanos ?? snapshot.bodyTimeoutNanos)
+        armDeadline()
+        if head.expectContinue && !continueSent {
+            continueSent = true
+            connection.output.append("HTTP/1.1 100 Continue\r\n\r\n")
+            connection.flushOutput()
+        }
+        pumpRequestBody()
+    }
+
+    /// Called when the collected body is complete.
+    func bodyCollected() {
+        let body = collectedBody ?? []
+        body.withUnsafeBytes { applyOperationPolicy(body: $0) }
+    }
+
+    private func applyOperationPolicy(body: UnsafeRawBufferPointer?) {
+        guard let route else { return }
+        let method: OperationPolicy.RequestMethod
+        switch head.methodKind {
+        case .get: method = .get
+        case .post: method = .post
+        default: method = .other
+        }
+        var remainder: String?
+        if route.isPrefix { remainder = head.string(head.path.lowerBound + route.matchBytes.count..<head.path.upperBound) }
+        let query = head.query.map { head.bytes[$0] }
+        let decision = route.operationPolicy.decide(method: method, pathRemainder: remainder, query: query,
+                                                    body: body, registry: snapshot.registry)
+        switch decision {
+        case .forwardUnchanged:
+            if let collected = collectedBody { rewrite = UpstreamRewrite(body: collected) }
+        case .forwardBody(let newBody):
+            rewrite = UpstreamRewrite(method: Array("POST".utf8), target: route.upstreamBase, body: newBody,
+                                      contentTypeJSON: true)
+        case .aemGet(let pathAndQuery):
+            rewrite = UpstreamRewrite(method: Array("GET".utf8), target: pathAndQuery, body: nil, dropsBody: true)
+        case .refuse(let error):
+            collectedBody = nil
+            return respond(error)
+        }
+        collectedBody = nil
+        forward()
+    }
+
     // MARK: - Forwarding
 
     private func forward() {
@@ -97,7 +155,7 @@ extension Exchange {
         self.pool = pool
         upstreamStartedAt = loop.now
         exchangeDeadline = loop.now + route.timeoutNanos
-        if case .none = requestBody {} else {
+        if rewrite == nil, !requestBodyIsEmpty {
             wantsRequestBody = true
             if snapshot.bodyTimeoutNanos > 0 { bodyDeadline = loop.now + snapshot.bodyTimeoutNanos }
         }

@@ -30,6 +30,7 @@ extension Exchange {
                 if !handleResponseHead(response, upstream) { return }
             }
         }
+        if holdingForClassification && !releaseHeldResponse(upstream) { return }
         pumpResponseBody(upstream)
     }
 
@@ -59,10 +60,93 @@ extension Exchange {
             responseBody = .untilClose
         }
         if wantsRequestBody { keepAlive = false }  // answered before the whole body arrived
+        if route?.mapGraphQLErrors == true && response.status / 100 == 2 && response.framing != .none
+            && UpstreamErrorMapping.hasJSONBody(response) {
+            holdingForClassification = true
+            return true
+        }
+        writeResponseHead(response)
+        return true
+    }
+
+    private func writeResponseHead(_ response: ResponseHead) {
         ResponseHeadWriter.write(response, exchange: self, keepAlive: keepAlive && !worker.isDraining,
                                  into: &connection.output)
         responseStarted = true
+    }
+
+    // MARK: - map_graphql_errors
+
+    /// Holds the response until its body is complete (or too large to be only an error), then
+    /// either answers with the 401/403 envelope or lets the response through. Returns true when
+    /// the response may stream on.
+    private func releaseHeldResponse(_ upstream: UpstreamConnection) -> Bool {
+        let held = upstream.input.readable
+        let limit = GraphQLErrorClassifier.maxBodyBytes
+        var body: [UInt8]?
+        var giveUp = false
+        switch responseBody {
+        case .none:
+            body = []
+        case .length(let length):
+            if length > limit { giveUp = true } else if held.count >= length { body = Array(held[0..<length]) }
+        case .chunked:
+            switch Self.dechunk(held, limit: limit) {
+            case .complete(let data): body = data
+            case .incomplete: break
+            case .unusable: giveUp = true
+            }
+        case .untilClose:
+            if upstreamEOF { body = Array(held) } else if held.count > limit { giveUp = true }
+        }
+        if body == nil && !giveUp {
+            if !upstreamEOF && held.count <= limit + 16 * 1024 { return false }  // wait for the rest
+            giveUp = true
+        }
+        if let body, let refusal = body.withUnsafeBytes({ GraphQLErrorClassifier.classify($0) }) {
+            upstreamFinishedAt = loop.now
+            dropUpstream()
+            switch refusal {
+            case .unauthenticated:
+                respond(GatewayError(.unauthenticated, "The upstream refused the credentials.", source: .upstream))
+            case .forbidden:
+                respond(GatewayError(.forbidden, "The upstream refused access.", source: .upstream))
+            }
+            return false
+        }
+        holdingForClassification = false
+        if let response = responseHead { writeResponseHead(response) }
         return true
+    }
+
+    private enum Dechunked {
+        case complete([UInt8])
+        case incomplete
+        case unusable
+    }
+
+    /// The data of a chunked body held in full, without consuming it.
+    private static func dechunk(_ held: UnsafeRawBufferPointer, limit: Int) -> Dechunked {
+        var decoder = ChunkedDecoder()
+        var data: [UInt8] = []
+        var offset = 0
+        while offset < held.count {
+            let rest = UnsafeRawBufferPointer(rebasing: held[offset...])
+            switch decoder.decode(rest) {
+            case .data(let range, let consumed):
+                data.append(contentsOf: rest[range])
+                if data.count > limit { return .unusable }
+                offset += consumed
+            case .needMore(let consumed):
+                offset += consumed
+                return .incomplete
+            case .end:
+                return .complete(data)
+            case .invalid:
+                return .unusable
+            }
+        }
+        return .incomplete
     }
 
     private func pumpResponseBody(_ upstream: UpstreamConnection) {

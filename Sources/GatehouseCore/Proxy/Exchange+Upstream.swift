@@ -43,6 +43,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
             connection.output.append(pending)
         } else {
             UpstreamRequestWriter.write(exchange: self, into: &connection.output)
+            if let body = rewrite?.body { connection.output.append(body) }
         }
         if wantsRequestBody {
             if head.expectContinue && !continueSent && bodyNotYetReceived {
@@ -71,34 +72,35 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
 
     // MARK: - Request body
 
-    /// Moves request body bytes from the client's input to the upstream's output, as far as the
-    /// upstream buffer allows, and adjusts both sides' interest (backpressure).
+    /// Moves request body bytes from the client's input to their destination (the upstream's
+    /// output, or `collectedBody` while the operation policy waits for the whole body), as far
+    /// as the upstream buffer allows, and adjusts both sides' interest (backpressure).
     func pumpRequestBody() {
-        guard let upstream else { return }
-        pumping: while wantsRequestBody && !connection.input.isEmpty && upstream.output.readableCount < Self.highWater {
+        let collecting = collectedBody != nil
+        guard collecting || upstream != nil else { return }
+        pumping: while wantsRequestBody && !connection.input.isEmpty
+                        && (collecting || upstream!.output.readableCount < Self.highWater) {
             switch requestBody {
             case .none:
                 wantsRequestBody = false
+                requestBodyDone = true
             case .length(let remaining):
                 let n = min(remaining, connection.input.readableCount)
-                upstream.output.append(UnsafeRawBufferPointer(rebasing: connection.input.readable[0..<n]))
+                if collecting && (collectedBody!.count + n > snapshot.maxBodyBytes) { return bodyTooLarge() }
+                emitBody(UnsafeRawBufferPointer(rebasing: connection.input.readable[0..<n]), chunked: false)
                 connection.input.consume(n)
                 bytesIn += n
                 requestBody = .length(remaining: remaining - n)
-                if remaining == n { wantsRequestBody = false }
+                if remaining == n {
+                    wantsRequestBody = false
+                    requestBodyDone = true
+                }
             case .chunked(var decoder, let received):
-                let step = decoder.decode(connection.input.readable)
-                switch step {
+                switch decoder.decode(connection.input.readable) {
                 case .data(let range, let consumed):
                     let total = received + range.count
-                    if total > snapshot.maxBodyBytes {
-                        fail(GatewayError(.payloadTooLarge, "The request body is larger than the gateway accepts."), outcome: nil)
-                        return
-                    }
-                    upstream.output.append(hex: range.count)
-                    upstream.output.append("\r\n")
-                    upstream.output.append(UnsafeRawBufferPointer(rebasing: connection.input.readable[range]))
-                    upstream.output.append("\r\n")
+                    if total > snapshot.maxBodyBytes { return bodyTooLarge() }
+                    emitBody(UnsafeRawBufferPointer(rebasing: connection.input.readable[range]), chunked: true)
                     connection.input.consume(consumed)
                     bytesIn += consumed
                     requestBody = .chunked(decoder, received: total)
@@ -108,21 +110,57 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
                     requestBody = .chunked(decoder, received: received)
                     break pumping
                 case .end(let consumed):
-                    upstream.output.append("0\r\n\r\n")
+                    if !collecting { upstream!.output.append("0\r\n\r\n") }
                     connection.input.consume(consumed)
                     bytesIn += consumed
                     requestBody = .chunked(decoder, received: received)
                     wantsRequestBody = false
+                    requestBodyDone = true
                 case .invalid:
+                    keepAlive = false
                     fail(GatewayError(.badRequest, "The chunked request body is malformed."), outcome: nil)
                     return
                 }
             }
         }
+        if collecting {
+            if wantsRequestBody {
+                connection.updateInterest()
+            } else {
+                bodyDeadline = 0
+                bodyCollected()
+            }
+            return
+        }
+        guard let upstream else { return }
         if !wantsRequestBody { armDeadline() }
         if upstream.state == .active { upstream.flush() }
         if self.upstream === upstream { upstream.updateInterest(wantRead: true) }
         connection.updateInterest()
+    }
+
+    /// Body bytes to the collected body, or upstream (re-chunked when the client sent chunks).
+    @inline(__always)
+    private func emitBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool) {
+        if collectedBody != nil {
+            collectedBody!.append(contentsOf: bytes)
+            return
+        }
+        guard let upstream else { return }
+        if chunked {
+            upstream.output.append(hex: bytes.count)
+            upstream.output.append("\r\n")
+            upstream.output.append(bytes)
+            upstream.output.append("\r\n")
+        } else {
+            upstream.output.append(bytes)
+        }
+    }
+
+    private func bodyTooLarge() {
+        keepAlive = false
+        collectedBody = nil
+        fail(GatewayError(.payloadTooLarge, "The request body is larger than the gateway accepts."), outcome: nil)
     }
 
     // MARK: - Upstream events

@@ -35,6 +35,8 @@ final class Exchange {
     // Request body.
     var requestBody: RequestBody = .none
     var wantsRequestBody = false
+    /// Every body byte of this request has been read from the client.
+    var requestBodyDone = false
     var continueSent = false
     var bytesIn: Int
 
@@ -48,6 +50,10 @@ final class Exchange {
     var exchangeDeadline: UInt64 = 0
     var bodyDeadline: UInt64 = 0
     var claimHeaderBlock: [UInt8] = []
+    /// The whole request body, while and after it is read for the operation policy.
+    var collectedBody: [UInt8]?
+    /// What the operation policy changed about the upstream request.
+    var rewrite: UpstreamRewrite?
 
     // Response.
     var responseScanned = 0
@@ -55,6 +61,8 @@ final class Exchange {
     var responseStarted = false
     var responseBody: ResponseBody = .none
     var responseComplete = false
+    /// `map_graphql_errors`: the response head waits until the body has been classified.
+    var holdingForClassification = false
     var upstreamEOF = false
     var bytesOut = 0
     var status = 0
@@ -79,6 +87,7 @@ final class Exchange {
 
     /// The client socket may be read for more body bytes (the upstream buffer has room).
     var canTakeRequestBody: Bool {
+        if collectedBody != nil { return true }
         guard let upstream, upstream.state == .active || upstream.state == .connecting else { return false }
         return upstream.output.readableCount < Self.highWater
     }
@@ -125,13 +134,26 @@ final class Exchange {
         let mapping = ErrorEnvelope.mapping(for: error.kind)
         status = mapping.status
         if error.kind != .persistedQueryNotFound { errorCode = mapping.code.description }
-        if wantsRequestBody || !requestBodyIsEmpty { keepAlive = false }
+        if !requestBodyDone && !discardBufferedBody() { keepAlive = false }
         wantsRequestBody = false
         responseStarted = true
         responseComplete = true
         ErrorEnvelope.render(error, requestID: requestID, keepAlive: keepAlive && !worker.isDraining,
                              headRequest: head.methodKind == .head, into: &connection.output)
         connection.flushOutput()
+    }
+
+    /// A refused request whose whole Content-Length body is already buffered is skipped, so the
+    /// connection can stay open; any other unread body closes it (its bytes must never be read
+    /// as a next request).
+    private func discardBufferedBody() -> Bool {
+        guard case .length(let remaining) = requestBody, !wantsRequestBody, collectedBody == nil,
+              connection.input.readableCount >= remaining else { return false }
+        connection.input.consume(remaining)
+        bytesIn += remaining
+        requestBody = .none
+        requestBodyDone = true
+        return true
     }
 
     /// True when the request carried no body bytes at all.

@@ -9,20 +9,30 @@ enum UpstreamRequestWriter {
         guard let route = exchange.route else { return }
         let head = exchange.head
         let upstream = exchange.snapshot.upstreams[route.upstreamIndex]
+        let rewrite = exchange.rewrite
         head.bytes.withUnsafeBytes { raw in
-            out.append(UnsafeRawBufferPointer(rebasing: raw[head.method]))
+            if let method = rewrite?.method {
+                out.append(method)
+            } else {
+                out.append(UnsafeRawBufferPointer(rebasing: raw[head.method]))
+            }
             out.append(byte: 0x20)
-            writePath(route: route, path: UnsafeRawBufferPointer(rebasing: raw[head.path]), into: &out)
-            if let query = head.query {
-                out.append(byte: UInt8(ascii: "?"))
-                out.append(UnsafeRawBufferPointer(rebasing: raw[query]))
+            if let target = rewrite?.target {
+                out.append(target)
+            } else {
+                writePath(route: route, path: UnsafeRawBufferPointer(rebasing: raw[head.path]), into: &out)
+                if let query = head.query {
+                    out.append(byte: UInt8(ascii: "?"))
+                    out.append(UnsafeRawBufferPointer(rebasing: raw[query]))
+                }
             }
             out.append(" HTTP/1.1\r\n")
             out.append(upstream.hostLine)
             var forwardedFor: UnsafeRawBufferPointer?
             for field in head.headers {
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
-                if head.isHopByHop(field) || isDropped(name, route.droppedHeaderNames) {
+                if head.isHopByHop(field) || isDropped(name, route.droppedHeaderNames)
+                    || (rewrite?.contentTypeJSON == true && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType)) {
                     if forwardedFor == nil && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xForwardedFor) {
                         forwardedFor = UnsafeRawBufferPointer(rebasing: raw[field.value])
                     }
@@ -43,6 +53,15 @@ enum UpstreamRequestWriter {
             out.append(string: exchange.connection.client.text)
             out.append("\r\nX-Forwarded-Proto: http\r\nX-Request-Id: ")
             out.append(string: exchange.requestID)
+            if let rewrite {
+                if rewrite.contentTypeJSON { out.append("\r\nContent-Type: application/json") }
+                if let body = rewrite.body {
+                    out.append("\r\nContent-Length: ")
+                    out.append(decimal: body.count)
+                }
+                out.append("\r\n\r\n")
+                return
+            }
             switch head.framing {
             case .contentLength(let length):
                 out.append("\r\nContent-Length: ")

@@ -25,8 +25,14 @@ public final class CompiledRoute: Sendable {
     let auth: CompiledAuth
     /// Claims copied into upstream headers: (header name, claim name).
     public let claimHeaders: [(name: String, claim: String)]
+    public let operationPolicy: OperationPolicy
+    /// Whether requests are read by the operation policy before they are forwarded (SPEC §5:
+    /// only when the route needs it). `persisted: allow` without an allow-list has nothing to
+    /// resolve when the gateway holds no operations, so such routes stream untouched.
+    public let inspectsRequests: Bool
+    public let mapGraphQLErrors: Bool
 
-    init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth) {
+    init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool) {
         self.index = index
         self.config = config
         label = config.path
@@ -39,6 +45,10 @@ public final class CompiledRoute: Sendable {
         timeoutNanos = UInt64((config.timeout ?? upstream.config.timeout).nanoseconds)
         self.auth = auth
         claimHeaders = auth.claimHeaders
+        operationPolicy = OperationPolicy(route: config, upstream: upstream.config)
+        inspectsRequests = operationPolicy.inspectsRequests
+            && (config.persisted == .only || config.operations != nil || upstream.config.kind == .aem || registryHasOperations)
+        mapGraphQLErrors = config.mapGraphQLErrors
 
         let removed = Set(config.headersRemove.map { $0.lowercased() })
         var lines: [(String, String)] = []

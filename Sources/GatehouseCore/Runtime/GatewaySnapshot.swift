@@ -15,6 +15,8 @@ public final class GatewaySnapshot: Sendable {
     public let idleTimeoutNanos: UInt64
     public let maxBodyBytes: Int
     public let trustedProxies: [CIDR]
+    /// The operations held by the gateway (`operations.dir`); empty when none are configured.
+    public let registry: OperationRegistry
 
     /// Compiles `config`; returns every problem that only shows when compiling (unresolvable
     /// upstream hosts, unusable key sets, operation files) with its key path.
@@ -29,6 +31,14 @@ public final class GatewaySnapshot: Sendable {
             }
             upstreams.append(CompiledUpstream(index: index, config: upstream, address: address))
         }
+        var registry = OperationRegistry.empty
+        if let operations = config.operations {
+            switch OperationRegistry.load(directory: operations.dir) {
+            case .success(let loaded): registry = loaded
+            case .failure(let errors):
+                issues += errors.issues.map { ConfigIssue(path: "operations.dir", message: $0.description) }
+            }
+        }
         let authCompiler = AuthCompiler(config: config)
         issues += authCompiler.issues
         var routes: [CompiledRoute] = []
@@ -41,7 +51,8 @@ public final class GatewaySnapshot: Sendable {
             }
             switch authCompiler.compile(route.auth, path: "routes[\(index)].auth") {
             case .success(let auth):
-                routes.append(CompiledRoute(index: index, config: route, upstream: upstream, auth: auth))
+                routes.append(CompiledRoute(index: index, config: route, upstream: upstream, auth: auth,
+                                            registryHasOperations: !registry.isEmpty))
             case .failure(let issue):
                 issues.append(issue)
             }
@@ -50,11 +61,13 @@ public final class GatewaySnapshot: Sendable {
             var seen = Set<String>()
             return .failure(ConfigErrors(issues.filter { seen.insert($0.description).inserted }))
         }
-        return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams))
+        return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams, registry: registry))
     }
 
-    private init(config: GatewayConfig, routes: [CompiledRoute], upstreams: [CompiledUpstream]) {
+    private init(config: GatewayConfig, routes: [CompiledRoute], upstreams: [CompiledUpstream],
+                 registry: OperationRegistry) {
         self.config = config
+        self.registry = registry
         self.routes = routes
         self.upstreams = upstreams
         router = Router(routes: routes)

@@ -10,6 +10,7 @@ final class AdminServer: IOHandler, @unchecked Sendable {
     private unowned let gateway: Gateway
 
     init(address: HostPort, gateway: Gateway) throws {
+        try Listener.ensureAvailable(host: address.host, port: address.port)
         fd = try Listener.open(host: address.host, port: address.port, backlog: 128)
         self.gateway = gateway
     }

@@ -39,6 +39,11 @@ public final class Gateway: @unchecked Sendable {
         let count = server.workers > 0 ? server.workers : max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         logFD = try Self.openAccessLog(server.accessLog)
         var listeners: [Int32] = []
+        do {
+            try Listener.ensureAvailable(host: server.listen.host, port: server.listen.port)
+        } catch {
+            throw .listen(error.description)
+        }
         for _ in 0..<count {
             do {
                 listeners.append(try Listener.open(host: server.listen.host, port: server.listen.port))

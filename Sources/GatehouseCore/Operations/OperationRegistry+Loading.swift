@@ -1,0 +1,55 @@
+import Foundation
+
+// Loading runs at startup and on reload, never per request, so Foundation's file APIs are fine here.
+
+extension OperationRegistry {
+    // MARK: - Loading
+
+    /// Reads every `*.graphql` file under `directory` (recursively, in byte order of their
+    /// relative paths) and registers each named operation under its name, the SHA-256 of its
+    /// stored text and, for a file holding exactly one operation, the SHA-256 of the whole file.
+    /// Fragments are shared by all files of the directory. Every problem is reported at once.
+    public static func load(directory: String) -> Result<OperationRegistry, OperationLoadErrors> {
+        let files: [String]
+        do {
+            files = try FileManager.default.subpathsOfDirectory(atPath: directory)
+                .filter { $0.hasSuffix(".graphql") }
+                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        } catch {
+            return .failure(OperationLoadErrors([OperationLoadIssue(
+                file: directory, position: nil, message: "cannot read the operations directory")]))
+        }
+        var sources: [(path: String, text: String)] = []
+        var issues: [OperationLoadIssue] = []
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        for relativePath in files {
+            let path = base + relativePath
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue { continue }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                issues.append(OperationLoadIssue(file: path, position: nil, message: "cannot read the file"))
+                continue
+            }
+            guard let text = String(validating: Array(data), as: UTF8.self) else {
+                issues.append(OperationLoadIssue(file: path, position: nil, message: "the file is not valid UTF-8"))
+                continue
+            }
+            sources.append((path: path, text: text))
+        }
+        let result = load(sources: sources)
+        guard !issues.isEmpty else { return result }
+        if case .failure(let more) = result { issues += more.issues }
+        return .failure(OperationLoadErrors(issues))
+    }
+
+    /// Registers the operations of in-memory documents, as `load(directory:)` does for files;
+    /// `path` only names the document in issues.
+    public static func load(sources: [(path: String, text: String)]) -> Result<OperationRegistry, OperationLoadErrors> {
+        var builder = OperationRegistryBuilder()
+        for source in sources {
+            builder.add(file: source.path, text: source.text)
+        }
+        return builder.build()
+    }
+}

@@ -1,0 +1,14 @@
+/// How the operation policy changes the request on its way upstream (SPEC §5): a call by name
+/// becomes a POST of the stored document, an AEM call a GET of its persisted-query URL, and a
+/// body read for inspection is sent with a Content-Length.
+struct UpstreamRewrite {
+    /// Replaces the client's method.
+    var method: [UInt8]?
+    /// Replaces the upstream path and the client's query string.
+    var target: [UInt8]?
+    /// The body to send (with a Content-Length); nil with `dropsBody` sends none.
+    var body: [UInt8]?
+    /// The body is JSON the gateway wrote: the client's Content-Type is replaced.
+    var contentTypeJSON = false
+    var dropsBody = false
+}
