@@ -28,6 +28,7 @@ let package = Package(
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
         .testTarget(name: "GatehouseConfigTests", dependencies: ["GatehouseConfig"]),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "gatehouseTests", dependencies: ["gatehouse"]),
     ],
     swiftLanguageModes: [.v6]
 )
