@@ -14,12 +14,41 @@ import Testing
         #expect(HostPortSyntax.parse(text) == .success(HostPort(host: host, port: port)))
     }
 
-    @Test(arguments: ["8080", "host", "host:", "host:http", "host:-1", "[::1:80", "[zz]:80", "bad_host:80", "1.2.3.4:123456"])
+    @Test(arguments: ["8080", "host", "host:", "host:http", "host:-1", "[::1:80", "[zz]:80", "bad_host:80", "1.2.3.4:123456", "1.2.3:80", "10.0.0.256:80"])
     func invalidHostPorts(_ text: String) {
         guard case .failure = HostPortSyntax.parse(text) else {
             Issue.record("\(text) was accepted")
             return
         }
+    }
+
+    @Test(arguments: ["localhost", "publish.example.com", "publish.example.com.", "a", "xn--bcher-kva.example",
+                      "host-1.internal", "1host.example", "123.example", String(repeating: "a", count: 63)])
+    func hostNames(_ text: String) {
+        #expect(IPAddressSyntax.isHostName(text))
+    }
+
+    @Test(arguments: ["", ".", "a..b", ".a", "-a", "a-", "a-.b", "a_b", "a b", "*.example.com", "10.0.0.256", "1.2.3",
+                      "123", "example.123", "example.123.", String(repeating: "a", count: 64)])
+    func notHostNames(_ text: String) {
+        #expect(!IPAddressSyntax.isHostName(text))
+    }
+
+    @Test(arguments: ["publish.internal", "localhost", "Publish.Example.COM", "10.0.0.1", "::1", "2001:db8::1"])
+    func tlsServerNames(_ name: String) {
+        #expect(TLSServerNameSyntax.problem(in: name) == nil)
+    }
+
+    @Test(arguments: ["application/json", "application/graphql-response+json", "text/plain", "image/svg+xml",
+                      "application/vnd.api+json", "application/x-ndjson"])
+    func mediaTypes(_ text: String) {
+        #expect(MediaTypeSyntax.problem(in: text) == nil)
+    }
+
+    @Test(arguments: ["json", "/json", "application/", "a/b/c", "*/*", "text/*", "*/json", "Text/Plain",
+                      "text/plain;charset=utf-8", " text/plain", "text/pla in", "text/\u{e9}"])
+    func invalidMediaTypes(_ text: String) {
+        #expect(MediaTypeSyntax.problem(in: text) != nil)
     }
 
     @Test(arguments: [
@@ -64,7 +93,7 @@ import Testing
 
     @Test(arguments: [
         "ws://a", "http//a", "http://", "http://a:70000/", "http://a:/", "http://[::1/", "http://a b/",
-        "http://a/pa th", "http://a/%zz", "http://u@a/", "http://a/?q", "http://a/#f",
+        "http://a/pa th", "http://a/%zz", "http://u@a/", "http://a/?q", "http://a/#f", "http://10.0.0.256/",
     ])
     func invalidUpstreamURLs(_ text: String) {
         guard case .failure = UpstreamURLSyntax.parse(text) else {

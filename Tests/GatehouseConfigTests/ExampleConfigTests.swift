@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GatehouseConfig
 
@@ -40,6 +41,8 @@ import Testing
             ]
             return expected
         }())
+        #expect(server.tls == nil)
+        #expect(server.compression == CompressionConfig())
         let relocated = try load(environment: Self.environment.merging(["GATEHOUSE_LISTEN": "127.0.0.1:18080"]) { $1 }).get()
         #expect(relocated.server.listen == HostPort(host: "127.0.0.1", port: 18080))
     }
@@ -58,6 +61,28 @@ import Testing
         #expect(content.headers == [HeaderSetting(name: "Authorization", value: "Basic YWVtOnNlY3JldA==")])
         #expect(content.tls?.serverName == "publish.example.com")
         #expect(content.tls?.verify == true)
+    }
+
+    /// The commented-out `server.tls` block, uncommented with its files replaced by readable
+    /// ones, loads: the example stays a working template.
+    @Test func commentedServerTLSBlockLoadsWhenUncommented() throws {
+        guard case .success(var text) = ConfigFileReader.read(Self.path) else {
+            Issue.record("cannot read \(Self.path)")
+            return
+        }
+        for (commented, active) in [
+            ("  # tls:\n", "  tls:\n"),
+            ("  #   cert_file: /etc/gatehouse/tls/server.crt\n", "    cert_file: config/jwks.json\n"),
+            ("  #   key_file: /etc/gatehouse/tls/server.key\n", "    key_file: config/jwks.json\n"),
+            ("  #   client_ca_file: /etc/gatehouse/tls/clients-ca.crt\n", "    client_ca_file: config/jwks.json\n"),
+        ] {
+            #expect(text.contains(commented), "example lost \(commented)")
+            text = text.replacingOccurrences(of: commented, with: active)
+        }
+        let config = try ConfigLoader.load(yaml: text, environment: Self.environment, sourcePath: nil,
+                                           files: FileChecks(baseDirectory: ConfigTestSupport.repositoryRoot)).get()
+        #expect(config.server.tls == ServerTLSConfig(certFile: "config/jwks.json", keyFile: "config/jwks.json",
+                                                     clientCAFile: "config/jwks.json"))
     }
 
     @Test func authProviders() throws {

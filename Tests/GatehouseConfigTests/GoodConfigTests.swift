@@ -13,6 +13,8 @@ import Testing
         #expect(config.routes.first?.methods == ["GET", "POST"])
         #expect(config.routes.first?.persisted == .allow)
         #expect(config.server.adminListen == HostPort(host: "127.0.0.1", port: 9901))
+        #expect(config.server.tls == nil)
+        #expect(config.server.compression == CompressionConfig())
     }
 
     @Test func everyKeyRoundTrips() throws {
@@ -32,6 +34,16 @@ import Testing
               trusted_proxies: [10.0.0.0/8, "::1"]
               admin_listen: ""
               access_log: /var/log/gatehouse/access.log
+              tls:
+                cert_file: "\(ConfigTestSupport.plainFilePath)"
+                key_file: "\(ConfigTestSupport.jwksPath)"
+                client_ca_file: "\(ConfigTestSupport.plainFilePath)"
+              compression:
+                enabled: true
+                level: 4
+                min_size: 512
+                types: [application/json, text/plain]
+                max_inflated_size: 2MiB
             upstreams:
               app:
                 url: http://10.1.2.3:4000/graphql
@@ -105,6 +117,12 @@ import Testing
                                  CIDR(address: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], prefixLength: 128)]
         server.adminListen = nil
         server.accessLog = .file("/var/log/gatehouse/access.log")
+        server.tls = ServerTLSConfig(certFile: ConfigTestSupport.plainFilePath, keyFile: ConfigTestSupport.jwksPath,
+                                     clientCAFile: ConfigTestSupport.plainFilePath)
+        server.compression.level = 4
+        server.compression.minSize = 512
+        server.compression.types = ["application/json", "text/plain"]
+        server.compression.maxInflatedSize = 2 << 20
 
         var app = UpstreamConfig(name: "app", url: UpstreamURL(scheme: .http, host: "10.1.2.3", port: 4000, path: "/graphql"))
         app.connectTimeout = .milliseconds(500)

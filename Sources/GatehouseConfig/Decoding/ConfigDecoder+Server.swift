@@ -1,4 +1,4 @@
-/// `server:` — the listener, its limits and timeouts.
+/// `server:` — the listener, its limits and timeouts, TLS and compression.
 extension ConfigDecoder {
     func server(_ node: YAMLNode, _ path: String) -> ServerConfig? {
         guard var map = mapping(node, path) else { return nil }
@@ -22,6 +22,8 @@ extension ConfigDecoder {
             server.adminListen = adminListen(admin.value, path.appendingKey("admin_listen"), default: server.adminListen)
         }
         if let target = map.value("access_log", accessLog) { server.accessLog = target }
+        if let tls = map.value("tls", serverTLS) { server.tls = tls }
+        if let compression = map.value("compression", compression) { server.compression = compression }
 
         map.finish()
         return server

@@ -94,10 +94,10 @@ extension ConfigDecoder {
         if let entry = map.take("server_name") {
             let namePath = path.appendingKey("server_name")
             if let name = nonEmptyString(entry.value, namePath) {
-                if IPAddressSyntax.isHostName(name) || IPAddressSyntax.address(name) != nil {
-                    tls.serverName = name
+                if let problem = TLSServerNameSyntax.problem(in: name) {
+                    report(namePath, problem.message, at: entry.value.mark)
                 } else {
-                    report(namePath, "\"\(name)\" is not a host name", at: entry.value.mark)
+                    tls.serverName = name
                 }
             }
         }

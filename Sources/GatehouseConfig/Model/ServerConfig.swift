@@ -16,6 +16,9 @@ public struct ServerConfig: Sendable, Equatable {
     /// nil when disabled (`admin_listen: ""`).
     public var adminListen: HostPort? = HostPort(host: "127.0.0.1", port: 9901)
     public var accessLog: AccessLogTarget = .stdout
+    /// nil: the listener speaks plain HTTP.
+    public var tls: ServerTLSConfig?
+    public var compression = CompressionConfig()
 
     public init() {}
 }

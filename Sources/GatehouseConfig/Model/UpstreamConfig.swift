@@ -64,8 +64,10 @@ public struct UpstreamURL: Sendable, Equatable, CustomStringConvertible {
 public struct UpstreamTLSConfig: Sendable, Equatable {
     /// nil: the system trust store.
     public var caFile: String?
+    /// false skips the chain and name checks; meant for local testing, so start-up warns about it.
     public var verify = true
-    /// SNI and certificate name; nil: the URL's host.
+    /// SNI and certificate name (a DNS name without trailing dot, or an IP literal, which is
+    /// matched against the certificate's addresses and not sent as SNI); nil: the URL's host.
     public var serverName: String?
     public var certFile: String?
     public var keyFile: String?

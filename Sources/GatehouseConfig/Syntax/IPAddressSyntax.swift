@@ -24,25 +24,34 @@ enum IPAddressSyntax {
         ipv4(text) ?? ipv6(text)
     }
 
-    /// A DNS host name: dot-separated labels of letters, digits and inner hyphens (RFC 1123).
+    /// A DNS host name: dot-separated labels of letters, digits and inner hyphens (RFC 1123),
+    /// optionally ending in a dot. The last label must not be all digits (RFC 3696 §2), so text
+    /// such as `10.0.0.256` or `1.2.3`, which is no valid address, is not taken for a name either.
     static func isHostName(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count <= 253 else { return false }
         var labelLength = 0
+        var labelIsNumeric = true
+        var lastLabelIsNumeric = true
         var previous: UInt8 = UInt8(ascii: ".")
         for byte in bytes {
             if byte == UInt8(ascii: ".") {
                 guard labelLength > 0, previous != UInt8(ascii: "-") else { return false }
+                lastLabelIsNumeric = labelIsNumeric
                 labelLength = 0
+                labelIsNumeric = true
             } else {
-                let isAlphanumeric = (byte >= 0x30 && byte <= 0x39)
+                let isDigit = byte >= 0x30 && byte <= 0x39
+                let isAlphanumeric = isDigit
                     || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
                 guard isAlphanumeric || (byte == UInt8(ascii: "-") && labelLength > 0) else { return false }
+                labelIsNumeric = labelIsNumeric && isDigit
                 labelLength += 1
                 guard labelLength <= 63 else { return false }
             }
             previous = byte
         }
-        return previous != UInt8(ascii: "-")
+        if labelLength > 0 { lastLabelIsNumeric = labelIsNumeric }
+        return previous != UInt8(ascii: "-") && !lastLabelIsNumeric
     }
 }

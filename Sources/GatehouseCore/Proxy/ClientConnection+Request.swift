@@ -1,5 +1,6 @@
 import GatehouseHTTP
 import GatehouseIO
+import Glibc
 
 /// Turning input bytes into requests.
 extension ClientConnection {
@@ -38,9 +39,11 @@ extension ClientConnection {
     func respondWithoutExchange(_ error: GatewayError) {
         let requestID = worker.makeRequestID()
         let mapping = ErrorEnvelope.mapping(for: error.kind)
-        input.clear()
         state = .exchanging
-        ErrorEnvelope.render(error, requestID: requestID, keepAlive: false, headRequest: false, into: &output)
+        // A refused HEAD request gets no body, or the client would read it as a next response.
+        let headRequest = input.readableCount >= 5 && memcmp(input.readable.baseAddress!, "HEAD ", 5) == 0
+        input.clear()
+        ErrorEnvelope.render(error, requestID: requestID, keepAlive: false, headRequest: headRequest, into: &output)
         worker.routeMetrics(for: nil).record(status: mapping.status, micros: Int((loop.now - headStartedAt) / 1000))
         if worker.accessLog.isEnabled {
             worker.accessLog.write(AccessRecord(

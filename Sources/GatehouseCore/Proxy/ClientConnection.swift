@@ -162,7 +162,14 @@ final class ClientConnection: IOHandler, TimerTarget {
         case .awaitingHead, .lingering:
             wanted.insert(.readable)
         case .exchanging:
-            if let exchange, exchange.wantsRequestBody && exchange.canTakeRequestBody { wanted.insert(.readable) }
+            // Between body and response the socket stays watched, which saves two epoll_ctl
+            // calls per request; early pipelined bytes are buffered (bounded) and a client that
+            // goes away aborts the exchange, as with nginx.
+            if let exchange {
+                if exchange.wantsRequestBody ? exchange.canTakeRequestBody : input.readableCount < Exchange.highWater {
+                    wanted.insert(.readable)
+                }
+            }
         case .closed:
             break
         }

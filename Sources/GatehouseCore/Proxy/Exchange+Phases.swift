@@ -15,11 +15,15 @@ extension Exchange {
         if case .respond(let error) = routeRequest() { return respond(error) }
         if case .respond(let error) = checkMethod() { return respond(error) }
         if case .respond(let error) = authenticate() { return respond(error) }
-        guard let route, route.inspectsRequests else { return forward() }
-        if case .none = requestBody {
-            applyOperationPolicy(body: nil)
-        } else {
-            startCollectingBody()
+        guard let route else { return }
+        if route.inspectsRequests {
+            if requestBodyDone { return applyOperationPolicy(body: nil) }
+            return startCollectingBody(for: .policy)
+        }
+        switch requestBody {
+        case .none: forward()
+        case .length(let length) where length > Self.requestBufferLimit: forward()
+        default: startCollectingBody(for: .buffering)
         }
     }
 
@@ -97,8 +101,10 @@ extension Exchange {
 
     // MARK: - Operation policy
 
-    /// Reads the whole body (within `max_body_bytes`) so the policy can look at it.
-    private func startCollectingBody() {
+    /// Reads the body before an upstream is chosen: all of it for the policy (within
+    /// `max_body_bytes`), or a small one for buffering.
+    private func startCollectingBody(for purpose: CollectionPurpose) {
+        collectionPurpose = purpose
         collectedBody = []
         wantsRequestBody = true
         if snapshot.bodyTimeoutNanos > 0 { bodyDeadline = loop.now + snapshot.bodyTimeoutNanos }
@@ -115,7 +121,21 @@ extension Exchange {
     /// Called when the collected body is complete.
     func bodyCollected() {
         let body = collectedBody ?? []
-        body.withUnsafeBytes { applyOperationPolicy(body: $0) }
+        switch collectionPurpose {
+        case .policy:
+            body.withUnsafeBytes { applyOperationPolicy(body: $0) }
+        case .buffering:
+            collectedBody = nil
+            rewrite = UpstreamRewrite(body: body)
+            forward()
+        }
+    }
+
+    /// A chunked body outgrew the buffer: what is buffered goes first, the rest streams.
+    func bufferOverflowed() {
+        prebufferedBody = collectedBody
+        collectedBody = nil
+        forward()
     }
 
     private func applyOperationPolicy(body: UnsafeRawBufferPointer?) {
@@ -155,9 +175,9 @@ extension Exchange {
         self.pool = pool
         upstreamStartedAt = loop.now
         exchangeDeadline = loop.now + route.timeoutNanos
-        if rewrite == nil, !requestBodyIsEmpty {
+        if rewrite == nil, !requestBodyDone {
             wantsRequestBody = true
-            if snapshot.bodyTimeoutNanos > 0 { bodyDeadline = loop.now + snapshot.bodyTimeoutNanos }
+            if snapshot.bodyTimeoutNanos > 0 && bodyDeadline == 0 { bodyDeadline = loop.now + snapshot.bodyTimeoutNanos }
         }
         armDeadline()
         acquireConnection(fresh: false)

@@ -60,6 +60,12 @@ extension Exchange {
             responseBody = .untilClose
         }
         if wantsRequestBody { keepAlive = false }  // answered before the whole body arrived
+        if case .chunked = response.framing, Self.hasMalformedChunks(upstream.input.readable) {
+            // Caught before the head goes out, the client still gets a clean 502.
+            fail(GatewayError(.upstreamError(upstreamStatus: response.status), "The upstream sent a malformed body."),
+                 outcome: .bad_response)
+            return false
+        }
         if route?.mapGraphQLErrors == true && response.status / 100 == 2 && response.framing != .none
             && UpstreamErrorMapping.hasJSONBody(response) {
             holdingForClassification = true
@@ -117,6 +123,21 @@ extension Exchange {
         holdingForClassification = false
         if let response = responseHead { writeResponseHead(response) }
         return true
+    }
+
+    /// Whether the chunked body bytes already received are malformed (checked on a copy of the
+    /// decoder; nothing is consumed).
+    private static func hasMalformedChunks(_ received: UnsafeRawBufferPointer) -> Bool {
+        var decoder = ChunkedDecoder()
+        var offset = 0
+        while offset < received.count {
+            switch decoder.decode(UnsafeRawBufferPointer(rebasing: received[offset...])) {
+            case .data(_, let consumed): offset += consumed
+            case .needMore, .end: return false
+            case .invalid: return true
+            }
+        }
+        return false
     }
 
     private enum Dechunked {

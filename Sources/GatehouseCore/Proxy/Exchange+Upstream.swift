@@ -44,6 +44,10 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
         } else {
             UpstreamRequestWriter.write(exchange: self, into: &connection.output)
             if let body = rewrite?.body { connection.output.append(body) }
+            if let prebuffered = prebufferedBody {
+                prebufferedBody = nil
+                prebuffered.withUnsafeBytes { emitBody($0, chunked: true) }
+            }
         }
         if wantsRequestBody {
             if head.expectContinue && !continueSent && bodyNotYetReceived {
@@ -125,6 +129,9 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
         }
         if collecting {
             if wantsRequestBody {
+                if collectionPurpose == .buffering && collectedBody!.count >= Self.requestBufferLimit {
+                    return bufferOverflowed()
+                }
                 connection.updateInterest()
             } else {
                 bodyDeadline = 0
@@ -141,7 +148,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
 
     /// Body bytes to the collected body, or upstream (re-chunked when the client sent chunks).
     @inline(__always)
-    private func emitBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool) {
+    func emitBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool) {
         if collectedBody != nil {
             collectedBody!.append(contentsOf: bytes)
             return

@@ -23,6 +23,17 @@ final class Exchange {
     }
 
     static let highWater = 64 * 1024
+    /// Bodies up to this size are read whole before an upstream connection is taken: a slow
+    /// client never holds an upstream connection, a malformed chunked body never reaches one,
+    /// and head and body leave in one write. Larger bodies stream.
+    static let requestBufferLimit = 64 * 1024
+
+    enum CollectionPurpose {
+        /// The operation policy needs the whole body (up to `max_body_bytes`).
+        case policy
+        /// Small-body buffering: up to `requestBufferLimit`, then streaming.
+        case buffering
+    }
 
     unowned let connection: ClientConnection
     let head: RequestHead
@@ -50,8 +61,13 @@ final class Exchange {
     var exchangeDeadline: UInt64 = 0
     var bodyDeadline: UInt64 = 0
     var claimHeaderBlock: [UInt8] = []
-    /// The whole request body, while and after it is read for the operation policy.
+    /// Request body bytes read before the upstream is contacted: the whole body for the
+    /// operation policy, or a small body buffered so it reaches the upstream in one piece.
     var collectedBody: [UInt8]?
+    var collectionPurpose: CollectionPurpose = .buffering
+    /// Buffered body bytes that go out ahead of the streamed rest (a chunked body that outgrew
+    /// the buffer).
+    var prebufferedBody: [UInt8]?
     /// What the operation policy changed about the upstream request.
     var rewrite: UpstreamRewrite?
 
