@@ -30,4 +30,8 @@ static inline long gh_SSL_CTX_set_session_cache_mode(SSL_CTX *ctx, long mode) {
 static inline int gh_EVP_PKEY_PUBLIC_KEY(void) {
     return EVP_PKEY_PUBLIC_KEY;
 }
+// SSL_CTX_set_mode is a macro over SSL_CTX_ctrl.
+static inline long gh_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
+    return SSL_CTX_set_mode(ctx, mode);
+}
 #endif

@@ -55,6 +55,15 @@ public struct GzipEncoder: ~Copyable {
         isFinished = true
     }
 
+    /// Starts a new gzip stream with the same level, keeping zlib's allocations, so a worker can
+    /// reuse one encoder for response after response.
+    public mutating func reset() {
+        stream.pointee.next_in = nil
+        stream.pointee.avail_in = 0
+        _ = deflateReset(stream)
+        isFinished = false
+    }
+
     /// Calls deflate until it has consumed the input and has nothing more to emit for `flush`
     /// (zlib's rule: repeat while it filled all the output space it was given).
     private func drain(into output: inout [UInt8], room: Int, flush: Int32) {

@@ -66,6 +66,15 @@ public struct GzipInflater: ~Copyable {
         return fail("the compressed body is truncated")
     }
 
+    /// Starts over for a new compressed body, keeping zlib's allocations.
+    public mutating func reset() {
+        stream.pointee.next_in = nil
+        stream.pointee.avail_in = 0
+        _ = inflateReset(stream)
+        producedCount = 0
+        final = nil
+    }
+
     // MARK: - Steps
 
     /// Inflates the current input slice until it is used up, the body ends, or the limit is passed.
