@@ -6,6 +6,8 @@ import GatehouseIO
 /// at a time (pipelined requests wait in `input` and are answered in order).
 final class ClientConnection: IOHandler, TimerTarget {
     enum State {
+        /// `server.tls`: the TLS handshake runs before any request (bounded by `header_timeout`).
+        case handshaking
         /// Waiting for (more of) a request head; idle when `input` is empty.
         case awaitingHead
         /// A request is being forwarded or answered.
@@ -19,9 +21,10 @@ final class ClientConnection: IOHandler, TimerTarget {
 
     unowned let worker: Worker
     let fd: Int32
+    let stream: SocketStream
     private var token: UInt64 = 0
     let client: ClientAddress
-    var state: State = .awaitingHead
+    var state: State
     private var interest: EventSet = []
     var input = ByteBuffer(capacity: 4096)
     var output = ByteBuffer(capacity: 4096)
@@ -37,21 +40,54 @@ final class ClientConnection: IOHandler, TimerTarget {
 
     var loop: EventLoop { worker.loop }
 
-    init(worker: Worker, fd: Int32, client: ClientAddress) {
+    init(worker: Worker, fd: Int32, tls: TLSConnection?, client: ClientAddress) {
         self.worker = worker
         self.fd = fd
+        stream = SocketStream(fd: fd, tls: tls)
         self.client = client
+        state = tls == nil ? .awaitingHead : .handshaking
     }
+
+    var isTLS: Bool { stream.tls != nil }
 
     func start() {
         token = loop.register(fd, .readable, handler: self)
         interest = .readable
-        armIdleDeadline()
+        if state == .handshaking {
+            setDeadline(loop.now + worker.snapshot.headerTimeoutNanos)
+            continueHandshake()
+        } else {
+            armIdleDeadline()
+        }
+    }
+
+    /// A failed handshake (a plain-HTTP request on the TLS port, an untrusted client
+    /// certificate) closes the connection without a response: there is no channel to answer on.
+    private func continueHandshake() {
+        guard let tls = stream.tls else { return }
+        let wanted: EventSet
+        switch tls.handshake() {
+        case .done:
+            state = .awaitingHead
+            armIdleDeadline()
+            wanted = .readable
+        case .wantRead:
+            wanted = .readable
+        case .wantWrite:
+            wanted = .writable
+        case .failed:
+            return close()
+        }
+        if wanted != interest {
+            interest = wanted
+            loop.modify(fd, wanted, token: token)
+        }
     }
 
     // MARK: - Events
 
     func handleEvents(_ events: EventSet) {
+        if state == .handshaking { return continueHandshake() }
         if events.contains(.writable) {
             flushOutput()
         }
@@ -75,7 +111,7 @@ final class ClientConnection: IOHandler, TimerTarget {
             }
         case .lingering:
             discardInput()
-        case .closed:
+        case .handshaking, .closed:
             return
         }
     }
@@ -84,20 +120,22 @@ final class ClientConnection: IOHandler, TimerTarget {
     /// on an error.
     @discardableResult
     func readIntoInput() -> Bool {
-        input.reserveTail(4096)
-        switch Syscalls.read(fd, input.tail, input.tailSpace) {
-        case .done(0):
-            peerClosed()
-            return false
-        case .done(let n):
-            input.commit(n)
-            return true
-        case .wouldBlock:
-            return true
-        case .failed:
-            close()
-            return false
-        }
+        repeat {
+            input.reserveTail(4096)
+            switch stream.read(into: input.tail, count: input.tailSpace) {
+            case .done(0):
+                peerClosed()
+                return false
+            case .done(let n):
+                input.commit(n)
+            case .wouldBlock:
+                return true
+            case .failed:
+                close()
+                return false
+            }
+        } while stream.hasBufferedInput
+        return true
     }
 
     private func peerClosed() {
@@ -111,7 +149,7 @@ final class ClientConnection: IOHandler, TimerTarget {
     private func discardInput() {
         var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
         while true {
-            let result = withUnsafeMutableBytes(of: &scratch) { Syscalls.read(fd, $0.baseAddress!, $0.count) }
+            let result = withUnsafeMutableBytes(of: &scratch) { stream.read(into: $0.baseAddress!, count: $0.count) }
             switch result {
             case .done(0), .failed:
                 close()
@@ -131,7 +169,7 @@ final class ClientConnection: IOHandler, TimerTarget {
     func flushOutput() {
         while !output.isEmpty {
             let pending = output.readable
-            switch Syscalls.write(fd, pending.baseAddress!, pending.count) {
+            switch stream.write(from: pending.baseAddress!, count: pending.count) {
             case .done(let n):
                 output.consume(n)
                 exchange?.bytesOut += n
@@ -159,7 +197,7 @@ final class ClientConnection: IOHandler, TimerTarget {
         guard state != .closed else { return }
         var wanted: EventSet = []
         switch state {
-        case .awaitingHead, .lingering:
+        case .awaitingHead, .lingering, .handshaking:
             wanted.insert(.readable)
         case .exchanging:
             // Between body and response the socket stays watched, which saves two epoll_ctl
@@ -193,6 +231,8 @@ final class ClientConnection: IOHandler, TimerTarget {
 
     func deadlineReached(now: UInt64) {
         switch state {
+        case .handshaking:
+            close()
         case .awaitingHead:
             if headStartedAt == 0 {
                 close()  // idle keep-alive connection: silent close
@@ -244,6 +284,7 @@ final class ClientConnection: IOHandler, TimerTarget {
         }
         closeAfterResponse = false
         state = .lingering
+        stream.shutdownTLS()
         Syscalls.shutdownWrite(fd)
         input.clear()
         setDeadline(loop.now + 2_000_000_000)

@@ -28,6 +28,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
     }
 
     private func upstreamFailedToConnect(_ failure: UpstreamFailure) {
+        if case .tls(let reason) = failure { return tlsFailed(reason) }
         if failure == .connectTimeout {
             fail(GatewayError(.upstreamTimeout, "The upstream did not accept the connection in time."), outcome: .timeout)
         } else {
@@ -36,11 +37,12 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
     }
 
     /// Takes `connection` for this request and queues the head (and what body is already here).
-    private func attach(_ connection: UpstreamConnection, carryingOver pending: UnsafeRawBufferPointer? = nil) {
+    private func attach(_ connection: UpstreamConnection) {
         connection.lend(to: self)
         upstream = connection
-        if let pending {
-            connection.output.append(pending)
+        if let payload = retryPayload {
+            retryPayload = nil
+            connection.output.append(payload)
         } else {
             UpstreamRequestWriter.write(exchange: self, into: &connection.output)
             if let body = rewrite?.body { connection.output.append(body) }
@@ -193,11 +195,11 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
         if case .reset = failure, connection.isReused, connection.bytesWrittenForRequest == 0, !retried,
            responseHead == nil {
             retried = true
-            let pending = connection.output.readable
+            retryPayload = Array(connection.output.readable)
             guard let pool else { return }
             switch pool.acquireFresh(for: self) {
             case .connecting(let fresh), .reused(let fresh):
-                attach(fresh, carryingOver: pending)
+                attach(fresh)
             case .queued:
                 waitingForConnection = true
             case .failed(let failure):
@@ -211,7 +213,17 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
         case .reset, .closed:
             fail(GatewayError(.upstreamError(upstreamStatus: nil), "The upstream closed the connection unexpectedly."),
                  outcome: .reset)
+        case .tls(let reason):
+            tlsFailed(reason)
         }
+    }
+
+    /// Logged with the reason; the client's message says it was TLS.
+    private func tlsFailed(_ reason: String) {
+        let upstreamName = pool?.upstream.config.name ?? "?"
+        ErrorLog.warn("upstream \(upstreamName): TLS failed: \(reason) (request \(requestID))")
+        fail(GatewayError(.upstreamError(upstreamStatus: nil), "TLS with the upstream failed: \(reason)."),
+             outcome: .connect_error)
     }
 
     func upstreamReadable(_ connection: UpstreamConnection) {

@@ -58,6 +58,8 @@ final class Exchange {
     var upstreamStartedAt: UInt64 = 0
     var upstreamFinishedAt: UInt64 = 0
     var retried = false
+    /// What a dead pooled connection had queued (head and body), sent again on the retry.
+    var retryPayload: [UInt8]?
     var exchangeDeadline: UInt64 = 0
     var bodyDeadline: UInt64 = 0
     var claimHeaderBlock: [UInt8] = []

@@ -51,7 +51,8 @@ enum UpstreamRequestWriter {
                 out.append(", ")
             }
             out.append(string: exchange.connection.client.text)
-            out.append("\r\nX-Forwarded-Proto: http\r\nX-Request-Id: ")
+            out.append(exchange.connection.isTLS ? "\r\nX-Forwarded-Proto: https\r\nX-Request-Id: "
+                                                 : "\r\nX-Forwarded-Proto: http\r\nX-Request-Id: ")
             out.append(string: exchange.requestID)
             if let rewrite {
                 if rewrite.contentTypeJSON { out.append("\r\nContent-Type: application/json") }

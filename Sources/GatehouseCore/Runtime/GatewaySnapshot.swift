@@ -15,6 +15,9 @@ public final class GatewaySnapshot: Sendable {
     public let idleTimeoutNanos: UInt64
     public let maxBodyBytes: Int
     public let trustedProxies: [CIDR]
+    /// `server.tls`: the listener speaks TLS with this context (rebuilt on every reload, so
+    /// rotated certificates are served to new connections).
+    public let serverTLS: TLSContext?
     /// The operations held by the gateway (`operations.dir`); empty when none are configured.
     public let registry: OperationRegistry
 
@@ -29,7 +32,18 @@ public final class GatewaySnapshot: Sendable {
                                           message: "cannot resolve host \"\(upstream.url.host)\""))
                 continue
             }
-            upstreams.append(CompiledUpstream(index: index, config: upstream, address: address))
+            var tlsContext: TLSContext?
+            if upstream.url.scheme == .https {
+                let tls = upstream.tls ?? UpstreamTLSConfig()
+                do {
+                    tlsContext = try TLSContext.client(caFile: tls.caFile, verify: tls.verify,
+                                                       certFile: tls.certFile, keyFile: tls.keyFile)
+                } catch {
+                    issues.append(ConfigIssue(path: "upstreams.\(upstream.name).tls", message: error.message))
+                    continue
+                }
+            }
+            upstreams.append(CompiledUpstream(index: index, config: upstream, address: address, tlsContext: tlsContext))
         }
         var registry = OperationRegistry.empty
         if let operations = config.operations {
@@ -37,6 +51,14 @@ public final class GatewaySnapshot: Sendable {
             case .success(let loaded): registry = loaded
             case .failure(let errors):
                 issues += errors.issues.map { ConfigIssue(path: "operations.dir", message: $0.description) }
+            }
+        }
+        var serverTLS: TLSContext?
+        if let tls = config.server.tls {
+            do {
+                serverTLS = try TLSContext.server(certFile: tls.certFile, keyFile: tls.keyFile, clientCAFile: tls.clientCAFile)
+            } catch {
+                issues.append(ConfigIssue(path: "server.tls", message: error.message))
             }
         }
         let authCompiler = AuthCompiler(config: config)
@@ -61,12 +83,14 @@ public final class GatewaySnapshot: Sendable {
             var seen = Set<String>()
             return .failure(ConfigErrors(issues.filter { seen.insert($0.description).inserted }))
         }
-        return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams, registry: registry))
+        return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams, registry: registry,
+                                        serverTLS: serverTLS))
     }
 
     private init(config: GatewayConfig, routes: [CompiledRoute], upstreams: [CompiledUpstream],
-                 registry: OperationRegistry) {
+                 registry: OperationRegistry, serverTLS: TLSContext?) {
         self.config = config
+        self.serverTLS = serverTLS
         self.registry = registry
         self.routes = routes
         self.upstreams = upstreams

@@ -101,7 +101,19 @@ public final class Worker: @unchecked Sendable {
         shared.connectionOpened()
         metrics.connections.atomicAdd(0, 1)
         let (text, _) = peer?.hostAndPort ?? ("unknown", 0)
-        let connection = ClientConnection(worker: self, fd: fd,
+        var tls: TLSConnection?
+        if let context = snapshot.serverTLS {
+            do {
+                tls = try TLSConnection(context: context, fd: fd, mode: .server)
+            } catch {
+                ErrorLog.warn("TLS for client \(text): \(error.message)")
+                Syscalls.close(fd)
+                shared.connectionClosed()
+                metrics.connections.atomicAdd(0, -1)
+                return
+            }
+        }
+        let connection = ClientConnection(worker: self, fd: fd, tls: tls,
                                           client: ClientAddress(text: text, bytes: peer?.addressBytes ?? []))
         connections[ObjectIdentifier(connection)] = connection
         connection.start()

@@ -11,7 +11,9 @@ protocol UpstreamConnectionOwner: AnyObject {
 enum UpstreamFailure: Error, Equatable {
     case connectTimeout
     case refused(Int32)
-    case reset(Int32)
+    case reset(String)
+    /// The TLS handshake failed (certificate not trusted, name mismatch, …).
+    case tls(String)
     case closed
 }
 
@@ -21,6 +23,8 @@ enum UpstreamFailure: Error, Equatable {
 final class UpstreamConnection: IOHandler, TimerTarget {
     enum State {
         case connecting
+        /// TCP is up; the TLS handshake is under way (https upstreams).
+        case handshaking
         case active
         case idle
         case closed
@@ -28,6 +32,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
 
     unowned let pool: UpstreamPool
     let fd: Int32
+    private(set) var stream: SocketStream
     private var token: UInt64 = 0
     private(set) var state: State = .connecting
     private var interest: EventSet = []
@@ -44,6 +49,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     init(pool: UpstreamPool, fd: Int32) {
         self.pool = pool
         self.fd = fd
+        stream = SocketStream(fd: fd)
     }
 
     var loop: EventLoop { pool.loop }
@@ -92,18 +98,25 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     // MARK: - I/O
 
     /// Reads what is available into `input`: the byte count, 0 at end of stream, nil when nothing
-    /// is there yet, or a failure.
+    /// is there yet, or a failure. TLS records already decrypted are drained in the same call.
     func readAvailable() -> Result<Int?, UpstreamFailure> {
-        input.reserveTail(16 * 1024)
-        switch Syscalls.read(fd, input.tail, input.tailSpace) {
-        case .done(let n):
-            input.commit(n)
-            return .success(n)
-        case .wouldBlock:
-            return .success(nil)
-        case .failed(let code):
-            return .failure(.reset(code))
-        }
+        var total = 0
+        repeat {
+            input.reserveTail(16 * 1024)
+            switch stream.read(into: input.tail, count: input.tailSpace) {
+            case .done(0):
+                return .success(total > 0 ? total : 0)
+            case .done(let n):
+                input.commit(n)
+                total += n
+            case .wouldBlock(let needsWritable):
+                if needsWritable { setInterest(interest.union(.writable)) }
+                return .success(total > 0 ? total : nil)
+            case .failed(let reason):
+                return .failure(.reset(reason))
+            }
+        } while stream.hasBufferedInput
+        return .success(total)
     }
 
     /// Writes as much of `output` as the socket takes. Returns false on a failure (reported to the owner).
@@ -111,20 +124,53 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     func flush() -> Bool {
         while !output.isEmpty {
             let pending = output.readable
-            switch Syscalls.write(fd, pending.baseAddress!, pending.count) {
+            switch stream.write(from: pending.baseAddress!, count: pending.count) {
             case .done(let n):
                 output.consume(n)
                 bytesWrittenForRequest += n
-            case .wouldBlock:
-                setInterest(interest.union(.writable))
+            case .wouldBlock(let needsWritable):
+                if needsWritable { setInterest(interest.union(.writable)) }
                 return true
-            case .failed(let code):
-                report(.reset(code))
+            case .failed(let reason):
+                report(.reset(reason))
                 return false
             }
         }
         if interest.contains(.writable) { setInterest(interest.subtracting(.writable)) }
         return true
+    }
+
+    // MARK: - Connecting
+
+    private func connected() {
+        guard let context = pool.upstream.tlsContext else { return becomeActive() }
+        do {
+            let tls = try TLSConnection(context: context, fd: fd,
+                                        mode: .client(serverName: pool.upstream.tlsServerName, session: pool.sessionCache))
+            stream = SocketStream(fd: fd, tls: tls)
+        } catch {
+            return report(.tls(error.message))
+        }
+        state = .handshaking
+        continueHandshake()
+    }
+
+    /// Handshake time counts against `connect_timeout`: the connect deadline stays armed.
+    private func continueHandshake() {
+        guard let tls = stream.tls else { return }
+        switch tls.handshake() {
+        case .done: becomeActive()
+        case .wantRead: setInterest(.readable)
+        case .wantWrite: setInterest(.writable)
+        case .failed(let error): report(.tls(error.message))
+        }
+    }
+
+    private func becomeActive() {
+        state = .active
+        deadline = 0
+        setInterest([])
+        owner?.upstreamConnected(self)
     }
 
     func handleEvents(_ events: EventSet) {
@@ -140,11 +186,9 @@ final class UpstreamConnection: IOHandler, TimerTarget {
                 report(.refused(code == 0 ? 111 : code))
                 return
             }
-            state = .active
-            deadline = 0
-            interest = []
-            loop.modify(fd, [], token: token)
-            owner?.upstreamConnected(self)
+            connected()
+        case .handshaking:
+            continueHandshake()
         case .active:
             guard let owner else { return }
             if events.contains(.writable) || (events.contains(.error) && !events.contains(.readable)) {
@@ -157,7 +201,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     }
 
     func deadlineReached(now: UInt64) {
-        if state == .connecting { report(.connectTimeout) }
+        if state == .connecting || state == .handshaking { report(.connectTimeout) }
     }
 
     private func report(_ failure: UpstreamFailure) {
@@ -169,6 +213,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     /// Closes the socket; the pool's bookkeeping is the caller's (see `UpstreamPool.discard`).
     func close() {
         guard state != .closed else { return }
+        if state == .idle { stream.shutdownTLS() }
         state = .closed
         owner = nil
         deadline = 0

@@ -17,6 +17,8 @@ final class UpstreamPool {
     /// Open connections: connecting, lent out or idle.
     private(set) var openCount = 0
     let metrics: UpstreamMetrics
+    /// The last TLS session with this upstream, so reconnects resume instead of a full handshake.
+    let sessionCache = TLSSessionCache()
 
     init(loop: EventLoop, upstream: CompiledUpstream, metrics: UpstreamMetrics) {
         self.loop = loop

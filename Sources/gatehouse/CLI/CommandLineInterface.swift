@@ -93,14 +93,3 @@ struct Options {
     func value(_ name: String) -> String? { values.last { $0.0 == name }?.1 }
     func all(_ name: String) -> [String] { values.filter { $0.0 == name }.map(\.1) }
 }
-
-/// Operational messages on stderr (the access log owns stdout).
-enum Log {
-    static func info(_ message: String) { write("info", message) }
-    static func warn(_ message: String) { write("warn", message) }
-    static func error(_ message: String) { write("error", message) }
-
-    private static func write(_ level: String, _ message: String) {
-        FileHandle.standardError.write("gatehouse \(level): \(message)\n".data(using: .utf8)!)
-    }
-}

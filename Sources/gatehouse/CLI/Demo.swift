@@ -13,14 +13,14 @@ enum Demo {
         do {
             try backend.start()
         } catch {
-            Log.error("demo backend on 127.0.0.1:\(backendPort): \(error)")
+            ErrorLog.error("demo backend on 127.0.0.1:\(backendPort): \(error)")
             return 1
         }
         let yaml = DemoBackend.demoConfigYAML(gatewayPort: port, backendPort: backendPort, adminPort: adminPort,
                                               secret: secret, serviceToken: serviceToken)
         switch ConfigLoading.load(yaml: yaml) {
         case .failure(let errors):
-            Log.error("demo configuration:\n\(errors)")
+            ErrorLog.error("demo configuration:\n\(errors)")
             return 1
         case .success(let snapshot):
             let now = Int(Date().timeIntervalSince1970)

@@ -9,7 +9,7 @@ enum Serve {
     static func run(configPath: String) -> Int32 {
         switch ConfigLoading.load(path: configPath) {
         case .failure(let errors):
-            for issue in errors.issues { Log.error("\(configPath): \(issue)") }
+            for issue in errors.issues { ErrorLog.error("\(configPath): \(issue)") }
             return 1
         case .success(let snapshot):
             return serve(snapshot) { ConfigLoading.load(path: configPath) }
@@ -23,18 +23,18 @@ enum Serve {
         // Blocked before any thread starts, so that only this thread's signalfd sees them.
         let signalFD = [SIGTERM, SIGINT, SIGHUP, 0].withUnsafeBufferPointer { gh_signalfd($0.baseAddress) }
         guard signalFD >= 0 else {
-            Log.error("signalfd failed")
+            ErrorLog.error("signalfd failed")
             return 1
         }
         let gateway = Gateway(snapshot: snapshot)
         do {
             try gateway.start()
         } catch {
-            Log.error(error.description)
+            ErrorLog.error(error.description)
             return 1
         }
         let server = snapshot.config.server
-        Log.info("listening on \(server.listen)" + (server.adminListen.map { ", admin on \($0)" } ?? ""))
+        ErrorLog.info("listening on \(server.listen)" + (server.adminListen.map { ", admin on \($0)" } ?? ""))
         warnAboutConfig(snapshot)
         onStarted()
         var drainTimeout = server.drainTimeout
@@ -45,19 +45,19 @@ enum Serve {
                 switch reload() {
                 case .success(let newer):
                     if newer.config.server.listen != snapshot.config.server.listen {
-                        Log.warn("server.listen changed; it takes effect after a restart")
+                        ErrorLog.warn("server.listen changed; it takes effect after a restart")
                     }
                     drainTimeout = newer.config.server.drainTimeout
                     gateway.reload(newer)
                     warnAboutConfig(newer)
-                    Log.info("configuration reloaded")
+                    ErrorLog.info("configuration reloaded")
                 case .failure(let errors):
-                    Log.error("reload refused, the old configuration stays:\n" + errors.description)
+                    ErrorLog.error("reload refused, the old configuration stays:\n" + errors.description)
                 }
             case SIGTERM, SIGINT:
-                Log.info("draining (up to \(drainTimeout))")
+                ErrorLog.info("draining (up to \(drainTimeout))")
                 gateway.drain(timeout: drainTimeout)
-                Log.info("stopped")
+                ErrorLog.info("stopped")
                 return 0
             default:
                 continue
@@ -67,7 +67,7 @@ enum Serve {
 
     private static func warnAboutConfig(_ snapshot: GatewaySnapshot) {
         for upstream in snapshot.config.upstreams where upstream.tls?.verify == false {
-            Log.warn("upstreams.\(upstream.name).tls.verify is false: certificates are not checked")
+            ErrorLog.warn("upstreams.\(upstream.name).tls.verify is false: certificates are not checked")
         }
     }
 }
