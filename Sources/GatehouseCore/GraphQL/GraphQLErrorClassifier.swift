@@ -53,7 +53,8 @@ public enum GraphQLErrorClassifier {
     /// True when some `"data"` key (at any depth; a string value cannot contain an unescaped
     /// quote, so every match is a key or a whole string) is followed by a value other than `null`.
     /// Over-approximates on purpose: a false positive only leaves a response unmapped.
-    private static func hasNonNullData(_ body: UnsafeRawBufferPointer) -> Bool {
+    /// A `"data"` member whose value is not `null` appears: a response with data, never only an error.
+    static func hasNonNullData(_ body: UnsafeRawBufferPointer) -> Bool {
         let needle: StaticString = "\"data\""
         var from = 0
         while let match = firstIndex(of: needle, in: body, from: from) {

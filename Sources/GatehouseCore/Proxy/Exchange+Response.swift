@@ -76,6 +76,12 @@ extension Exchange {
     }
 
     private func writeResponseHead(_ response: ResponseHead) {
+        let compression = snapshot.config.server.compression
+        if ResponseCompression.applies(request: head, response: response, config: compression) {
+            gzip = ResponseGzip(level: compression.level)
+            if head.version != .http11 { keepAlive = false }  // gzip of unknown length: until close
+            if case .chunked(let decoder, _) = responseBody { responseBody = .chunked(decoder, verbatim: false) }
+        }
         ResponseHeadWriter.write(response, exchange: self, keepAlive: keepAlive && !worker.isDraining,
                                  into: &connection.output)
         responseStarted = true
@@ -85,31 +91,65 @@ extension Exchange {
 
     /// Holds the response until its body is complete (or too large to be only an error), then
     /// either answers with the 401/403 envelope or lets the response through. Returns true when
-    /// the response may stream on.
+    /// the response may stream on. A gzip body is inflated to be read, within
+    /// `server.compression.max_inflated_size`: a body that inflates beyond it without showing
+    /// data is refused (zip-bomb safe).
     private func releaseHeldResponse(_ upstream: UpstreamConnection) -> Bool {
         let held = upstream.input.readable
         let limit = GraphQLErrorClassifier.maxBodyBytes
-        var body: [UInt8]?
-        var giveUp = false
+        let holdLimit = limit + 16 * 1024
+        let compressed = responseHead.map(Self.isGzipEncoded) ?? false
+        var raw: [UInt8] = []
+        var complete = false
         switch responseBody {
         case .none:
-            body = []
+            complete = true
         case .length(let length):
-            if length > limit { giveUp = true } else if held.count >= length { body = Array(held[0..<length]) }
+            if length > limit && !compressed { return letHeldResponseThrough() }
+            raw = Array(held.prefix(length))
+            complete = held.count >= length
         case .chunked:
-            switch Self.dechunk(held, limit: limit) {
-            case .complete(let data): body = data
-            case .incomplete: break
-            case .unusable: giveUp = true
+            switch Self.dechunk(held) {
+            case .data(let data, let ended):
+                raw = data
+                complete = ended
+            case .unusable:
+                return letHeldResponseThrough()
             }
         case .untilClose:
-            if upstreamEOF { body = Array(held) } else if held.count > limit { giveUp = true }
+            raw = Array(held)
+            complete = upstreamEOF
         }
-        if body == nil && !giveUp {
-            if !upstreamEOF && held.count <= limit + 16 * 1024 { return false }  // wait for the rest
-            giveUp = true
+        var body: [UInt8]?
+        if compressed {
+            var inflater = GzipInflater()
+            var inflated: [UInt8] = []
+            let maxInflated = snapshot.config.server.compression.maxInflatedSize
+            let result = raw.withUnsafeBytes { inflater.inflate($0, into: &inflated, limit: maxInflated) }
+            switch result {
+            case .overLimit:
+                if inflated.withUnsafeBytes({ GraphQLErrorClassifier.hasNonNullData(UnsafeRawBufferPointer(rebasing: $0.prefix(limit))) }) {
+                    return letHeldResponseThrough()
+                }
+                fail(GatewayError(.upstreamError(upstreamStatus: upstreamStatus),
+                                  "The upstream's compressed body inflates beyond the gateway's limit."),
+                     outcome: .bad_response)
+                return false
+            case .invalid:
+                fail(GatewayError(.upstreamError(upstreamStatus: upstreamStatus), "The upstream sent a malformed compressed body."),
+                     outcome: .bad_response)
+                return false
+            case .progress, .finished:
+                if complete { body = inflated }
+            }
+        } else if complete {
+            body = raw
         }
-        if let body, let refusal = body.withUnsafeBytes({ GraphQLErrorClassifier.classify($0) }) {
+        guard let body else {
+            if upstreamEOF || held.count > holdLimit { return letHeldResponseThrough() }
+            return false  // wait for the rest
+        }
+        if let refusal = body.withUnsafeBytes({ GraphQLErrorClassifier.classify($0) }) {
             upstreamFinishedAt = loop.now
             dropUpstream()
             switch refusal {
@@ -120,9 +160,47 @@ extension Exchange {
             }
             return false
         }
+        return letHeldResponseThrough()
+    }
+
+    private func letHeldResponseThrough() -> Bool {
         holdingForClassification = false
         if let response = responseHead { writeResponseHead(response) }
         return true
+    }
+
+    private static func isGzipEncoded(_ response: ResponseHead) -> Bool {
+        guard let range = response.headerValue(named: "content-encoding") else { return false }
+        let value = response.bytes[range].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return value == Array("gzip".utf8) || value == Array("x-gzip".utf8)
+    }
+
+    private enum Dechunked {
+        /// The data so far, and whether the body ended.
+        case data([UInt8], ended: Bool)
+        case unusable
+    }
+
+    /// The data of a chunked body held so far, without consuming it.
+    private static func dechunk(_ held: UnsafeRawBufferPointer) -> Dechunked {
+        var decoder = ChunkedDecoder()
+        var data: [UInt8] = []
+        var offset = 0
+        while offset < held.count {
+            let rest = UnsafeRawBufferPointer(rebasing: held[offset...])
+            switch decoder.decode(rest) {
+            case .data(let range, let consumed):
+                data.append(contentsOf: rest[range])
+                offset += consumed
+            case .needMore:
+                return .data(data, ended: false)
+            case .end:
+                return .data(data, ended: true)
+            case .invalid:
+                return .unusable
+            }
+        }
+        return .data(data, ended: false)
     }
 
     /// Whether the chunked body bytes already received are malformed (checked on a copy of the
@@ -140,46 +218,17 @@ extension Exchange {
         return false
     }
 
-    private enum Dechunked {
-        case complete([UInt8])
-        case incomplete
-        case unusable
-    }
-
-    /// The data of a chunked body held in full, without consuming it.
-    private static func dechunk(_ held: UnsafeRawBufferPointer, limit: Int) -> Dechunked {
-        var decoder = ChunkedDecoder()
-        var data: [UInt8] = []
-        var offset = 0
-        while offset < held.count {
-            let rest = UnsafeRawBufferPointer(rebasing: held[offset...])
-            switch decoder.decode(rest) {
-            case .data(let range, let consumed):
-                data.append(contentsOf: rest[range])
-                if data.count > limit { return .unusable }
-                offset += consumed
-            case .needMore(let consumed):
-                offset += consumed
-                return .incomplete
-            case .end:
-                return .complete(data)
-            case .invalid:
-                return .unusable
-            }
-        }
-        return .incomplete
-    }
 
     private func pumpResponseBody(_ upstream: UpstreamConnection) {
-        let output = connection
-        copying: while !responseComplete && output.output.readableCount < Self.highWater {
+        let client = connection
+        copying: while !responseComplete && client.output.readableCount < Self.highWater {
             switch responseBody {
             case .none:
                 responseComplete = true
             case .length(let remaining):
                 if upstream.input.isEmpty { break copying }
                 let n = min(remaining, upstream.input.readableCount)
-                output.output.append(UnsafeRawBufferPointer(rebasing: upstream.input.readable[0..<n]))
+                deliver(UnsafeRawBufferPointer(rebasing: upstream.input.readable[0..<n]))
                 upstream.input.consume(n)
                 responseBody = .length(remaining: remaining - n)
                 if remaining == n { responseComplete = true }
@@ -188,15 +237,19 @@ extension Exchange {
                 let readable = upstream.input.readable
                 switch decoder.decode(readable) {
                 case .data(let range, let consumed):
-                    output.output.append(UnsafeRawBufferPointer(rebasing: readable[verbatim ? 0..<consumed : range]))
+                    if verbatim {
+                        client.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed]))
+                    } else {
+                        deliver(UnsafeRawBufferPointer(rebasing: readable[range]))
+                    }
                     upstream.input.consume(consumed)
                 case .needMore(let consumed):
-                    if verbatim { output.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed])) }
+                    if verbatim { client.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed])) }
                     upstream.input.consume(consumed)
                     responseBody = .chunked(decoder, verbatim: verbatim)
                     break copying
                 case .end(let consumed):
-                    if verbatim { output.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed])) }
+                    if verbatim { client.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed])) }
                     upstream.input.consume(consumed)
                     responseComplete = true
                 case .invalid:
@@ -210,7 +263,7 @@ extension Exchange {
                     if upstreamEOF { responseComplete = true }
                     break copying
                 }
-                output.output.append(upstream.input.readable)
+                deliver(upstream.input.readable)
                 upstream.input.consume(upstream.input.readableCount)
             }
         }
@@ -221,12 +274,47 @@ extension Exchange {
             return
         }
         if responseComplete {
+            finishCompression()
             upstreamFinishedAt = loop.now
             releaseUpstream(upstream)
         } else {
-            upstream.updateInterest(wantRead: output.output.readableCount < Self.highWater)
+            upstream.updateInterest(wantRead: client.output.readableCount < Self.highWater)
         }
-        output.flushOutput()
+        client.flushOutput()
+    }
+
+    // MARK: - Body delivery
+
+    /// Response body data towards the client: as it is, or through gzip.
+    @inline(__always)
+    private func deliver(_ data: UnsafeRawBufferPointer) {
+        guard let gzip else {
+            connection.output.append(data)
+            return
+        }
+        gzip.encoder.compress(data, into: &gzip.scratch)
+        emitCompressed(gzip)
+    }
+
+    private func finishCompression() {
+        guard let gzip, !gzip.encoder.isFinished else { return }
+        gzip.encoder.finish(into: &gzip.scratch)
+        emitCompressed(gzip)
+        if head.version == .http11 { connection.output.append("0\r\n\r\n") }
+    }
+
+    /// Compressed bytes go out as chunks to HTTP/1.1 clients, as they are (until close) to HTTP/1.0.
+    private func emitCompressed(_ gzip: ResponseGzip) {
+        guard !gzip.scratch.isEmpty else { return }
+        if head.version == .http11 {
+            connection.output.append(hex: gzip.scratch.count)
+            connection.output.append("\r\n")
+            connection.output.append(gzip.scratch)
+            connection.output.append("\r\n")
+        } else {
+            connection.output.append(gzip.scratch)
+        }
+        gzip.scratch.removeAll(keepingCapacity: true)
     }
 
     /// Back to the pool when the exchange ended cleanly; otherwise closed. Bytes after the end of

@@ -81,6 +81,8 @@ final class Exchange {
     var responseComplete = false
     /// `map_graphql_errors`: the response head waits until the body has been classified.
     var holdingForClassification = false
+    /// Set when the gateway gzips this response.
+    var gzip: ResponseGzip?
     var upstreamEOF = false
     var bytesOut = 0
     var status = 0

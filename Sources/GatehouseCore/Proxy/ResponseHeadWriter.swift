@@ -10,20 +10,39 @@ enum ResponseHeadWriter {
         out.append(byte: 0x20)
         out.append(response.bytes[response.reason])
         out.append("\r\n")
+        let compressing = exchange.gzip != nil
         var chunkedToClient = false
-        if case .chunked(_, let verbatim) = exchange.responseBody { chunkedToClient = verbatim }
+        var rewritesLength = compressing
+        if compressing {
+            chunkedToClient = exchange.head.version == .http11
+        } else if case .chunked(_, let verbatim) = exchange.responseBody {
+            chunkedToClient = verbatim
+            rewritesLength = !verbatim
+        }
+        var sawVary = false
         response.bytes.withUnsafeBytes { raw in
             for field in response.headers {
                 if response.isHopByHop(field) { continue }
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
+                let value = UnsafeRawBufferPointer(rebasing: raw[field.value])
                 if HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xRequestID) { continue }
-                if !chunkedToClient, case .chunked = exchange.responseBody,
-                   HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength) { continue }
+                if rewritesLength && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength) { continue }
                 out.append(name)
                 out.append(": ")
-                out.append(UnsafeRawBufferPointer(rebasing: raw[field.value]))
+                if compressing && HeaderNames.asciiCaseInsensitiveEquals(name, "etag") && value.first == UInt8(ascii: "\"") {
+                    out.append("W/")  // the compressed body is not byte-identical: the validator is weak
+                }
+                out.append(value)
+                if compressing && HeaderNames.asciiCaseInsensitiveEquals(name, "vary") {
+                    sawVary = true
+                    out.append(", Accept-Encoding")
+                }
                 out.append("\r\n")
             }
+        }
+        if compressing {
+            out.append("Content-Encoding: gzip\r\n")
+            if !sawVary { out.append("Vary: Accept-Encoding\r\n") }
         }
         if chunkedToClient { out.append("Transfer-Encoding: chunked\r\n") }
         out.append("X-Request-Id: ")
