@@ -1,0 +1,67 @@
+"""Before any load: every target answers what the upstream serves, sets the injected header, and the
+JWT routes refuse a request without a valid token. A failed check stops the run, since numbers for
+wrong answers mean nothing."""
+
+import http.client
+from dataclasses import dataclass
+
+from .fixtures import BODY_PATHS, CHECK_PATH, HS_PATH, INJECTED_HEADER_VALUE, RS_PATH, Credentials
+from .peers import Target
+
+REQUEST_BODY = b'{"query":"query appsetting { appsetting { cdnUrl minVersion } }","variables":{}}'
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    content_type: str
+    body: bytes
+
+
+def post(port: int, path: str, authorization: str | None = None) -> Answer:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if authorization:
+            headers["Authorization"] = authorization
+        connection.request("POST", path, body=REQUEST_BODY, headers=headers)
+        response = connection.getresponse()
+        return Answer(response.status, response.getheader("Content-Type", ""), response.read())
+    finally:
+        connection.close()
+
+
+def check_targets(targets: list[Target], bodies: dict[str, str], credentials: Credentials,
+                  jwt_targets: list[Target]) -> list[str]:
+    """Every problem found, one line each; empty when all is well."""
+    problems = []
+
+    def expect(target: Target, what: str, answer: Answer, status: int, body: bytes | None = None) -> None:
+        if answer.status != status:
+            problems.append(f"{target.name} {what}: status {answer.status}, expected {status}: "
+                            f"{answer.body[:200]!r}")
+        elif body is not None and answer.body != body:
+            problems.append(f"{target.name} {what}: body of {len(answer.body)} bytes differs from the "
+                            f"upstream's {len(body)} bytes")
+        elif status == 200 and not answer.content_type.startswith("application/json"):
+            problems.append(f"{target.name} {what}: Content-Type {answer.content_type!r}")
+
+    for target in targets:
+        port = target.service.port
+        for label, path in BODY_PATHS.items():
+            expect(target, f"POST {path}", post(port, path), 200, bodies[label].encode())
+        if target.name != "direct":
+            expect(target, f"POST {CHECK_PATH} (injected header)", post(port, CHECK_PATH), 200,
+                   INJECTED_HEADER_VALUE.encode())
+
+    for target in jwt_targets:
+        port = target.jwt_port or target.service.port
+        hs, rs = f"Bearer {credentials.hs_token}", f"Bearer {credentials.rs_token}"
+        expect(target, f"POST {HS_PATH} with HS256 token", post(port, HS_PATH, hs), 200, bodies["100B"].encode())
+        expect(target, f"POST {RS_PATH} with RS256 token", post(port, RS_PATH, rs), 200, bodies["100B"].encode())
+        expect(target, f"POST {HS_PATH} without token", post(port, HS_PATH), 401)
+        expect(target, f"POST {HS_PATH} with the RS256 token", post(port, HS_PATH, rs), 401)
+        expect(target, f"POST {RS_PATH} with the HS256 token", post(port, RS_PATH, hs), 401)
+        tampered = credentials.rs_token[:-4] + ("AAAA" if not credentials.rs_token.endswith("AAAA") else "BBBB")
+        expect(target, f"POST {RS_PATH} with a bad signature", post(port, RS_PATH, f"Bearer {tampered}"), 401)
+    return problems

@@ -1,0 +1,151 @@
+"""Interleaved load rounds: every case of a section runs once per round, in a fixed order, so slow
+drifts of the machine (other work, thermal limits) spread over all targets alike."""
+
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from . import procfs
+from .peers import Target
+from .tools import log
+from .wrk import WrkError, WrkResult, run_wrk
+
+
+@dataclass(frozen=True)
+class Case:
+    """One row of a section: a target, the path it is loaded on and the credentials it sends."""
+
+    label: str
+    target: Target
+    path: str
+    authorization: str | None = None
+    use_jwt_port: bool = False
+
+
+@dataclass(frozen=True)
+class Run:
+    """One wrk run of a case, with the CPU and memory its target used meanwhile."""
+
+    section: str
+    body: str
+    label: str
+    round: int
+    wrk: WrkResult
+    cpu_us_per_request: float
+    upstream_cpu_us_per_request: float
+    rss_kib: int
+    hwm_kib: int
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The median over a case's rounds; memory is the highest seen."""
+
+    section: str
+    body: str
+    label: str
+    rounds: int
+    requests_per_second: float
+    p50_us: float
+    p99_us: float
+    cpu_us_per_request: float
+    upstream_cpu_us_per_request: float
+    rss_kib: int
+    hwm_kib: int
+    errors: int
+
+
+@dataclass
+class LoadSettings:
+    wrk: str
+    duration_s: float
+    warmup_s: float
+    connections: int
+    pause_s: float = 0.5
+
+
+@dataclass
+class RoundRunner:
+    settings: LoadSettings
+    upstream: Target
+    runs: list[Run] = field(default_factory=list)
+    crashes: list[str] = field(default_factory=list)
+    _dead: set[str] = field(default_factory=set)
+
+    # MARK: - Sections
+
+    def run_section(self, section: str, bodies: list[str], cases_by_body: dict[str, list[Case]],
+                    rounds: int) -> None:
+        """Warm every case up, then `rounds` rounds of body by body, case by case."""
+        for body in bodies:
+            for case in cases_by_body[body]:
+                if self.settings.warmup_s > 0:
+                    self._measure(section, body, case, -1, self.settings.warmup_s)
+        for round_index in range(rounds):
+            for body in bodies:
+                for case in cases_by_body[body]:
+                    run = self._measure(section, body, case, round_index, self.settings.duration_s)
+                    if run is not None:
+                        self.runs.append(run)
+                        log(f"{section} {body} {case.label:<18} round {round_index + 1}/{rounds}: "
+                            f"{run.wrk.requests_per_second:9.0f} req/s  p99 {run.wrk.p99_us / 1000:6.2f} ms  "
+                            f"{run.cpu_us_per_request:5.1f} µs/req  errors {run.wrk.errors}")
+
+    def summaries(self) -> list[Summary]:
+        groups: dict[tuple[str, str, str], list[Run]] = {}
+        for run in self.runs:
+            groups.setdefault((run.section, run.body, run.label), []).append(run)
+        return [self._summarize(key, runs) for key, runs in groups.items()]
+
+    # MARK: - One run
+
+    def _measure(self, section: str, body: str, case: Case, round_index: int,
+                 duration_s: float) -> Run | None:
+        target = case.target
+        if target.name in self._dead:
+            return None
+        if not target.is_running():
+            self._record_crash(target, f"found dead before {section} {body} {case.label}")
+            return None
+        pid, upstream_pid = target.measured_pid, self.upstream.measured_pid
+        cpu_before, upstream_before = procfs.cpu_seconds(pid), procfs.cpu_seconds(upstream_pid)
+        try:
+            with procfs.RSSSampler(pid) as sampler:
+                result = run_wrk(self.settings.wrk, target.url(case.path, case.use_jwt_port), duration_s,
+                                 self.settings.connections, authorization=case.authorization)
+        except WrkError as error:
+            self._record_crash(target, f"wrk failed during {section} {body} {case.label}: {error}")
+            return None
+        if not target.is_running():
+            self._record_crash(target, f"died during {section} {body} {case.label} round {round_index + 1} "
+                                       f"({result.requests} requests done, {result.errors} errors)")
+            return None
+        cpu_after, upstream_after = procfs.cpu_seconds(pid), procfs.cpu_seconds(upstream_pid)
+        time.sleep(self.settings.pause_s)
+        requests = max(result.requests, 1)
+        return Run(section, body, case.label, round_index, result,
+                   (cpu_after - cpu_before) * 1e6 / requests,
+                   (upstream_after - upstream_before) * 1e6 / requests,
+                   sampler.max_kib, procfs.peak_rss_kib(pid))
+
+    def _record_crash(self, target: Target, what: str) -> None:
+        self._dead.add(target.name)
+        message = (f"{target.name} (pid {target.service.pid}) {what}; {target.service.exit_description()}\n"
+                   f"last log lines:\n{target.service.log_tail()}")
+        self.crashes.append(message)
+        log(message)
+
+    @staticmethod
+    def _summarize(key: tuple[str, str, str], runs: list[Run]) -> Summary:
+        section, body, label = key
+        return Summary(
+            section, body, label, len(runs),
+            statistics.median(run.wrk.requests_per_second for run in runs),
+            statistics.median(run.wrk.p50_us for run in runs),
+            statistics.median(run.wrk.p99_us for run in runs),
+            statistics.median(run.cpu_us_per_request for run in runs),
+            statistics.median(run.upstream_cpu_us_per_request for run in runs),
+            max(run.rss_kib for run in runs),
+            max(run.hwm_kib for run in runs),
+            sum(run.wrk.errors + run.wrk.timeouts for run in runs),
+        )
