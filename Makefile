@@ -1,0 +1,60 @@
+# Gatehouse — build, test and try it.
+#   make deps        system packages and the e2e suite's Python packages (scripts/install-deps.sh)
+#   make build       release binary at .build/release/gatehouse
+#   make test        deps, unit tests, release build, end-to-end suite (what CI runs)
+#   make test-unit   Swift Testing unit tests only
+#   make test-e2e    release build, then the pytest suite against it
+#   make demo        the gateway in front of the built-in demo backend
+#   make clean       remove build products and test caches
+
+SWIFT  ?= swift
+PYTHON ?= python3
+E2E    ?= Tests/e2e
+PYTEST_FLAGS ?= -q
+
+.PHONY: deps build test test-unit test-e2e demo clean
+
+deps:
+	bash scripts/install-deps.sh
+
+build:
+	$(SWIFT) build -c release
+
+# Sequential on purpose: the machine has two cores, and each step needs the one before it.
+test: deps
+	$(SWIFT) test
+	$(SWIFT) build -c release
+	$(PYTHON) -m pytest $(PYTEST_FLAGS) $(E2E)
+
+test-unit:
+	$(SWIFT) test
+
+test-e2e: build
+	$(PYTHON) -m pytest $(PYTEST_FLAGS) $(E2E)
+
+demo: deps build
+	.build/release/gatehouse demo
+
+clean:
+	rm -rf .build .swiftpm
+	find $(E2E) -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -rf $(E2E)/.pytest_cache .pytest_cache
+
+# ---------------------------------------------------------------------------------------------
+# Benchmarks (Benchmarks/README.md): Gatehouse side by side with nginx and haproxy.
+#   make bench        the full run, about 12 minutes; writes Benchmarks/RESULTS.md
+#   make bench-quick  under 2 minutes, for checking a change; prints only
+# Both build the release binary first, unless GATEHOUSE_BIN names a binary to use instead
+# (make bench-quick GATEHOUSE_BIN=/path/to/gatehouse). BENCH_FLAGS passes more options to
+# Benchmarks/bench.py (python3 Benchmarks/bench.py --help).
+
+BENCH_FLAGS ?=
+BENCH_BINARY = $(if $(GATEHOUSE_BIN),,build)
+
+.PHONY: bench bench-quick
+
+bench: $(BENCH_BINARY)
+	$(PYTHON) Benchmarks/bench.py $(BENCH_FLAGS)
+
+bench-quick: $(BENCH_BINARY)
+	$(PYTHON) Benchmarks/bench.py --quick $(BENCH_FLAGS)

@@ -1,0 +1,126 @@
+"""The admin listener: health, readiness and Prometheus metrics (SPEC §6)."""
+
+import re
+import time
+
+import httpx
+import pytest
+
+from support.gateway import base_config
+from support.graphql_client import graphql_post
+from support.raw_http import RawClient
+
+REQUIRED_METRICS = [
+    "gatehouse_requests_total",
+    "gatehouse_request_duration_seconds",
+    "gatehouse_upstream_requests_total",
+    "gatehouse_connections_active",
+    "gatehouse_auth_failures_total",
+]
+
+
+@pytest.fixture(scope="module")
+def gateway(module_gateways, graphql_upstream):
+    return module_gateways.start(lambda port, admin: base_config(
+        port, admin,
+        upstreams={"app": {"url": f"{graphql_upstream.url}/graphql"}},
+        routes=[{"path": "/graphql", "upstream": "app", "auth": "none"}]))
+
+
+def samples(text: str, name: str) -> list:
+    """[(labels dict, value)] for every sample of metric `name`."""
+    found = []
+    for line in text.splitlines():
+        match = re.match(rf"^{re.escape(name)}(\{{(.*)\}})?\s+(\S+)", line)
+        if match:
+            labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', match.group(2) or ""))
+            found.append((labels, float(match.group(3))))
+    return found
+
+
+def request_count(gateway, route_fragment: str, status: str) -> float:
+    return sum(value for labels, value in samples(gateway.metrics_text(), "gatehouse_requests_total")
+               if route_fragment in labels.get("route", "") and labels.get("status") == status)
+
+
+# MARK: - Health
+
+
+def test_healthz_is_200(gateway):
+    assert httpx.get(f"{gateway.admin_url}/healthz", timeout=2).status_code == 200
+
+
+def test_readyz_is_200_while_serving(gateway):
+    assert httpx.get(f"{gateway.admin_url}/readyz", timeout=2).status_code == 200
+
+
+def test_admin_paths_are_not_on_the_public_listener(gateway):
+    response = httpx.get(f"{gateway.url}/metrics", timeout=2)
+    assert response.status_code == 404
+
+
+# MARK: - Metrics
+
+
+def test_metrics_are_prometheus_text_with_the_required_families(gateway):
+    with httpx.Client(base_url=gateway.url, timeout=5) as client:
+        assert graphql_post(client, "{ hello }").status_code == 200
+        assert client.get("/missing").status_code == 404
+    response = httpx.get(f"{gateway.admin_url}/metrics", timeout=2)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    for name in REQUIRED_METRICS:
+        assert re.search(rf"^# TYPE {name} ", response.text, re.M), f"no # TYPE line for {name}"
+
+
+def test_requests_total_counts_by_route_and_status(gateway):
+    before = request_count(gateway, "/graphql", "200")
+    with httpx.Client(base_url=gateway.url, timeout=5) as client:
+        for _ in range(3):
+            assert graphql_post(client, "{ hello }").status_code == 200
+    deadline = time.monotonic() + 3
+    while request_count(gateway, "/graphql", "200") < before + 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert request_count(gateway, "/graphql", "200") == before + 3
+
+
+def test_404s_are_counted(gateway):
+    httpx.get(f"{gateway.url}/missing-route", timeout=5)
+    statuses = {labels.get("status") for labels, _ in
+                samples(gateway.metrics_text(), "gatehouse_requests_total")}
+    assert "404" in statuses
+
+
+def test_duration_histogram_has_buckets_sum_and_count(gateway):
+    with httpx.Client(base_url=gateway.url, timeout=5) as client:
+        graphql_post(client, "{ hello }")
+    text = gateway.metrics_text()
+    buckets = samples(text, "gatehouse_request_duration_seconds_bucket")
+    assert buckets, "no histogram buckets"
+    assert any(labels.get("le") == "+Inf" for labels, _ in buckets)
+    assert any("/graphql" in labels.get("route", "") for labels, _ in buckets)
+    assert samples(text, "gatehouse_request_duration_seconds_sum")
+    counts = samples(text, "gatehouse_request_duration_seconds_count")
+    assert counts and max(value for _, value in counts) >= 1
+    # Buckets are cumulative.
+    graphql_buckets = [(labels["le"], value) for labels, value in buckets
+                       if labels.get("route", "").endswith("/graphql") and "le" in labels]
+    values = [value for _, value in sorted(
+        graphql_buckets, key=lambda pair: float("inf") if pair[0] == "+Inf" else float(pair[0]))]
+    assert values == sorted(values)
+
+
+def test_upstream_requests_are_counted_by_upstream_and_outcome(gateway):
+    with httpx.Client(base_url=gateway.url, timeout=5) as client:
+        graphql_post(client, "{ hello }")
+    upstream_samples = samples(gateway.metrics_text(), "gatehouse_upstream_requests_total")
+    assert any(labels.get("upstream") == "app" and "outcome" in labels and value >= 1
+               for labels, value in upstream_samples), upstream_samples
+
+
+def test_active_connections_gauge_sees_an_open_connection(gateway):
+    with RawClient(gateway.port) as client:
+        client.send(b"GET /graphql?query=%7Bhello%7D HTTP/1.1\r\nHost: gatehouse.test\r\n\r\n")
+        assert client.read_response().status == 200
+        gauge = samples(gateway.metrics_text(), "gatehouse_connections_active")
+        assert gauge and sum(value for _, value in gauge) >= 1
