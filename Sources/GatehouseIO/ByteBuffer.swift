@@ -9,9 +9,10 @@ public struct ByteBuffer: ~Copyable {
     public private(set) var readIndex = 0
     public private(set) var writeIndex = 0
 
+    /// `capacity` 0 allocates nothing until the first write.
     public init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(byteCount: self.capacity, alignment: 16)
+        self.capacity = max(capacity, 0)
+        base = .allocate(byteCount: max(self.capacity, 1), alignment: 16)
     }
 
     deinit { base.deallocate() }
@@ -44,7 +45,7 @@ public struct ByteBuffer: ~Copyable {
         if readIndex > 0 && capacity - unread >= count {
             memmove(base, base + readIndex, unread)
         } else {
-            var newCapacity = capacity * 2
+            var newCapacity = max(capacity * 2, 4096)
             while newCapacity - unread < count { newCapacity *= 2 }
             let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
             grown.copyMemory(from: base + readIndex, byteCount: unread)
@@ -131,12 +132,13 @@ public struct ByteBuffer: ~Copyable {
         }
     }
 
-    /// Drops the memory of an empty buffer back to `capacity` bytes (idle connections stay small).
-    public mutating func shrinkIfEmpty(to small: Int) {
-        guard isEmpty, capacity > small else { return }
+    /// Gives the memory of an empty buffer back (idle connections stay small); the next write
+    /// allocates again.
+    public mutating func release() {
+        guard isEmpty, capacity > 0 else { return }
         base.deallocate()
-        capacity = small
-        base = .allocate(byteCount: small, alignment: 16)
+        capacity = 0
+        base = .allocate(byteCount: 1, alignment: 16)
         readIndex = 0
         writeIndex = 0
     }

@@ -35,7 +35,8 @@ struct CompiledAuth: Sendable {
         }
     }
 
-    func authenticate(_ head: RequestHead, now: Int64) -> AuthOutcome {
+    /// `caches` gives each JWT provider its worker's verified-token cache.
+    func authenticate(_ head: RequestHead, now: Int64, caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
         if providers.isEmpty { return .passed(subject: nil, headerBlock: []) }
         if head.headerCount(named: HeaderNames.authorization) > 1 {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
@@ -51,7 +52,12 @@ struct CompiledAuth: Sendable {
                     guard let tokenRange = BearerToken.extract(from: field) else {
                         return .failure(AuthFailure(.malformed))
                     }
-                    return verifier.verify(token: UnsafeRawBufferPointer(rebasing: field[tokenRange]), now: now)
+                    let token = UnsafeRawBufferPointer(rebasing: field[tokenRange])
+                    let cache = caches(verifier)
+                    if let claims = cache.lookup(token, now: now) { return .success(claims) }
+                    let result = verifier.verify(token: token, now: now)
+                    if case .success(let claims) = result { cache.store(token, claims, now: now, leeway: verifier.leewaySeconds) }
+                    return result
                 }
                 switch result {
                 case .success(let claims):

@@ -19,15 +19,18 @@ final class ClientConnection: IOHandler, TimerTarget {
         case closed
     }
 
-    unowned let worker: Worker
+    /// Workers outlive their connections.
+    unowned(unsafe) let worker: Worker
     let fd: Int32
     let stream: SocketStream
     private var token: UInt64 = 0
     let client: ClientAddress
     var state: State
     private var interest: EventSet = []
-    var input = ByteBuffer(capacity: 4096)
-    var output = ByteBuffer(capacity: 4096)
+    /// Both buffers are released while the connection is idle, so an idle keep-alive
+    /// connection costs little more than this object.
+    var input = ByteBuffer(capacity: 0)
+    var output = ByteBuffer(capacity: 0)
     var scanned = 0
     var deadline: UInt64 = 0
     var scheduledDeadline: UInt64 = 0
@@ -182,7 +185,6 @@ final class ClientConnection: IOHandler, TimerTarget {
                 return
             }
         }
-        output.shrinkIfEmpty(to: 4096)
         if let exchange {
             exchange.clientDrained()
         } else if closeAfterResponse {
@@ -261,7 +263,8 @@ final class ClientConnection: IOHandler, TimerTarget {
         scanned = 0
         headStartedAt = 0
         if input.isEmpty {
-            input.shrinkIfEmpty(to: 4096)
+            input.release()
+            output.release()
             armIdleDeadline()
             updateInterest()
         } else {

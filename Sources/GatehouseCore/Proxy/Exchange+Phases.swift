@@ -88,7 +88,7 @@ extension Exchange {
 
     private func authenticate() -> PhaseResult {
         guard let route else { return .next }
-        switch route.auth.authenticate(head, now: worker.unixSeconds) {
+        switch route.auth.authenticate(head, now: worker.unixSeconds, caches: worker.tokenCache) {
         case .passed(let subject, let headerBlock):
             self.subject = subject
             claimHeaderBlock = headerBlock

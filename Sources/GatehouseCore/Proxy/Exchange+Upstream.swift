@@ -18,11 +18,17 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
     }
 
     func connectionAvailable(_ connection: UpstreamConnection) {
+        guard !finished, waitingForConnection else {
+            // Handed over after this exchange ended: give it back untouched.
+            if connection.state == .idle { connection.pool.release(connection) } else { connection.pool.discard(connection) }
+            return
+        }
         waitingForConnection = false
         attach(connection)
     }
 
     func connectionFailed(_ failure: UpstreamFailure) {
+        guard !finished, waitingForConnection else { return }
         waitingForConnection = false
         upstreamFailedToConnect(failure)
     }
@@ -176,8 +182,10 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
 
     func upstreamConnected(_ connection: UpstreamConnection) {
         guard connection === upstream else { return }
-        connection.flush()
-        if upstream === connection { connection.updateInterest(wantRead: true) }
+        if !connection.flush() { return }
+        // The body pump paused the client while the connect (and TLS handshake) ran.
+        if wantsRequestBody { pumpRequestBody() } else if upstream === connection { connection.updateInterest(wantRead: true) }
+        self.connection.updateInterest()
     }
 
     func upstreamWritable(_ connection: UpstreamConnection) {

@@ -35,7 +35,9 @@ final class Exchange {
         case buffering
     }
 
-    unowned let connection: ClientConnection
+    /// The connection outlives its exchange: everything that can call into an exchange later
+    /// (pool waiters, upstream events) is cancelled when it finishes or the client aborts.
+    unowned(unsafe) let connection: ClientConnection
     let head: RequestHead
     let snapshot: GatewaySnapshot
     let requestID: String

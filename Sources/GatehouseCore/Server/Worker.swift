@@ -20,7 +20,7 @@ public final class Worker: @unchecked Sendable {
     private var requestIDs = RequestIDGenerator()
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private(set) var isDraining = false
-    private var trustedProxyCache: (bytes: [UInt8], trusted: Bool)?
+    private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
 
     init(index: Int, snapshot: GatewaySnapshot, listenerFD: Int32, shared: SharedServerState, logFD: Int32) {
         self.index = index
@@ -57,6 +57,7 @@ public final class Worker: @unchecked Sendable {
         for (key, pool) in poolsByKey where kept[key] == nil { pool.closeIdle() }
         poolsByKey = kept
         routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
+        tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
     }
 
     func pool(for upstreamIndex: Int) -> UpstreamPool { pools[upstreamIndex] }
@@ -82,6 +83,15 @@ public final class Worker: @unchecked Sendable {
     }
 
     var unixSeconds: Int64 { gh_realtime_ns() / 1_000_000_000 }
+
+    /// This worker's cache of tokens `verifier` accepted.
+    func tokenCache(for verifier: JWTVerifier) -> VerifiedTokenCache {
+        let key = ObjectIdentifier(verifier)
+        if let cache = tokenCaches[key] { return cache }
+        let cache = VerifiedTokenCache()
+        tokenCaches[key] = cache
+        return cache
+    }
 
     func isTrustedProxy(_ client: ClientAddress) -> Bool {
         let proxies = snapshot.trustedProxies

@@ -30,14 +30,16 @@ final class UpstreamConnection: IOHandler, TimerTarget {
         case closed
     }
 
-    unowned let pool: UpstreamPool
+    /// Strong: a pool retired by a reload must live until its last lent connection returns.
+    let pool: UpstreamPool
     let fd: Int32
     private(set) var stream: SocketStream
     private var token: UInt64 = 0
     private(set) var state: State = .connecting
     private var interest: EventSet = []
     var owner: (any UpstreamConnectionOwner)?
-    var input = ByteBuffer(capacity: 16 * 1024)
+    /// Large enough that a 64 KiB response body arrives in one or two reads.
+    var input = ByteBuffer(capacity: 64 * 1024)
     var output = ByteBuffer(capacity: 16 * 1024)
     /// Bytes written for the current request; a dead pooled connection is retried only at 0.
     private(set) var bytesWrittenForRequest = 0
@@ -102,7 +104,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     func readAvailable() -> Result<Int?, UpstreamFailure> {
         var total = 0
         repeat {
-            input.reserveTail(16 * 1024)
+            input.reserveTail(32 * 1024)
             switch stream.read(into: input.tail, count: input.tailSpace) {
             case .done(0):
                 return .success(total > 0 ? total : 0)
@@ -113,7 +115,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
                 if needsWritable { setInterest(interest.union(.writable)) }
                 return .success(total > 0 ? total : nil)
             case .failed(let reason):
-                return .failure(.reset(reason))
+                return .failure(failure(reason))
             }
         } while stream.hasBufferedInput
         return .success(total)
@@ -132,12 +134,19 @@ final class UpstreamConnection: IOHandler, TimerTarget {
                 if needsWritable { setInterest(interest.union(.writable)) }
                 return true
             case .failed(let reason):
-                report(.reset(reason))
+                report(failure(reason))
                 return false
             }
         }
         if interest.contains(.writable) { setInterest(interest.subtracting(.writable)) }
         return true
+    }
+
+    /// A failure on a new TLS connection is the TLS session failing (with TLS 1.3 an upstream
+    /// refuses a client certificate only after the handshake); on a reused one it is the
+    /// connection dying, which may be retried.
+    private func failure(_ reason: String) -> UpstreamFailure {
+        stream.tls != nil && !isReused ? .tls(reason) : .reset(reason)
     }
 
     // MARK: - Connecting

@@ -10,7 +10,7 @@ protocol UpstreamWaiter: AnyObject {
 /// `max_idle` idle. Requests beyond the limit wait in order until a connection frees up or their
 /// own deadline passes.
 final class UpstreamPool {
-    unowned let loop: EventLoop
+    unowned(unsafe) let loop: EventLoop
     private(set) var upstream: CompiledUpstream
     private var idle: [UpstreamConnection] = []
     private var waiters: [UpstreamWaiter] = []

@@ -7,6 +7,9 @@ enum Demo {
     static let adminPort = 9901
 
     static func run(port: Int) -> Int32 {
+        // Before the backend starts its threads, which would otherwise inherit unblocked
+        // signals and let SIGTERM kill the process instead of draining it.
+        Serve.blockSignals()
         let secret = ProcessInfo.processInfo.environment["GATEHOUSE_DEMO_SECRET"] ?? "demo-secret-change-me-0123456789abcdef"
         let serviceToken = "demo-service-token"
         let backend = DemoBackend(port: backendPort, tokenSecret: secret, serviceToken: serviceToken)

@@ -16,12 +16,19 @@ enum Serve {
         }
     }
 
+    /// Signals the gateway handles itself, blocked in every thread so only the signalfd sees them.
+    static let handledSignals = [SIGTERM, SIGINT, SIGHUP, 0]
+
+    static func blockSignals() {
+        _ = handledSignals.withUnsafeBufferPointer { gh_block_signals($0.baseAddress) }
+    }
+
     /// Starts the gateway and handles signals on this thread until it has drained.
     static func serve(_ snapshot: GatewaySnapshot, onStarted: () -> Void = {},
                       reload: () -> Result<GatewaySnapshot, ConfigErrors>) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         // Blocked before any thread starts, so that only this thread's signalfd sees them.
-        let signalFD = [SIGTERM, SIGINT, SIGHUP, 0].withUnsafeBufferPointer { gh_signalfd($0.baseAddress) }
+        let signalFD = handledSignals.withUnsafeBufferPointer { gh_signalfd($0.baseAddress) }
         guard signalFD >= 0 else {
             ErrorLog.error("signalfd failed")
             return 1

@@ -1,0 +1,50 @@
+import Glibc
+
+/// Tokens one worker has verified recently, so a client sending the same token on every request
+/// pays for signature verification once (an RS256 check costs tens of microseconds). Entries
+/// live at most `maxAge` seconds and never past the token's own `exp` (plus leeway): expiry,
+/// `nbf` and key rotation are re-checked by a full verification soon after they matter.
+/// Per worker, so no locks; per verifier, so a reload starts empty.
+final class VerifiedTokenCache {
+    private struct Entry {
+        let token: [UInt8]
+        let claims: VerifiedClaims
+        let validUntil: Int64
+    }
+
+    static let maxAge: Int64 = 30
+    static let capacity = 4096
+
+    private var entries: [Int: Entry] = [:]
+
+    func lookup(_ token: UnsafeRawBufferPointer, now: Int64) -> VerifiedClaims? {
+        guard !entries.isEmpty else { return nil }
+        let key = Self.key(token)
+        guard let entry = entries[key] else { return nil }
+        guard entry.token.count == token.count,
+              entry.token.withUnsafeBytes({ memcmp($0.baseAddress!, token.baseAddress!, token.count) == 0 }) else {
+            return nil
+        }
+        if now > entry.validUntil {
+            entries.removeValue(forKey: key)
+            return nil
+        }
+        return entry.claims
+    }
+
+    func store(_ token: UnsafeRawBufferPointer, _ claims: VerifiedClaims, now: Int64, leeway: Int64) {
+        var validUntil = now + Self.maxAge
+        if let exp = claims.claims["exp"]?.doubleValue, exp.isFinite {
+            validUntil = min(validUntil, Int64(exp.rounded(.down)) + leeway)
+        }
+        guard validUntil > now else { return }
+        if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+        entries[Self.key(token)] = Entry(token: Array(token), claims: claims, validUntil: validUntil)
+    }
+
+    private static func key(_ token: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: token)
+        return hasher.finalize()
+    }
+}

@@ -1,0 +1,225 @@
+"""`gatehouse demo` end to end: log in on the public door, use the token on the authenticated
+door, and be refused without one or with an expired one (SPEC §1 `demo`, §3.3, §6; README walk).
+
+The demo binds its backend on 127.0.0.1:9399 and its admin listener on 127.0.0.1:9901; the
+module is skipped when either port is taken. Tokens are signed with $GATEHOUSE_DEMO_SECRET.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+
+import httpx
+import jwt
+import pytest
+
+from support.auth_checks import CHALLENGE_MISSING, challenge
+from support.envelope import assert_httpx_envelope
+from support.gateway import REPO_ROOT, gatehouse_binary
+from support.ports import free_port, port_accepts
+
+BACKEND_PORT = 9399
+ADMIN_PORT = 9901
+DEMO_SECRET = "e2e-demo-secret-0123456789abcdefghijklmnop"
+EMAIL = "alice@example.com"
+LOGIN = ("mutation createUserToken($email: String!, $password: String!) "
+         "{ createUserToken(email: $email, password: $password) { token } }")
+ME = "query me { me { id } }"
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+class Demo:
+    """One `gatehouse demo --port N` process, run from the repository root so it finds the
+    seed operations in config/operations."""
+
+    def __init__(self, workdir):
+        self.port = free_port()
+        self.stdout_path = workdir / "demo-stdout.log"
+        self.stderr_path = workdir / "demo-stderr.log"
+        self._stdout = open(self.stdout_path, "wb")
+        self._stderr = open(self.stderr_path, "wb")
+        self.process = subprocess.Popen(
+            [gatehouse_binary(), "demo", "--port", str(self.port)],
+            stdout=self._stdout, stderr=self._stderr, stdin=subprocess.DEVNULL, cwd=REPO_ROOT,
+            env=dict(os.environ, GATEHOUSE_DEMO_SECRET=DEMO_SECRET))
+        self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=5)
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gatehouse demo exited with {self.process.returncode}; stderr:\n"
+                                   f"{self.stderr_path.read_text(errors='replace')}")
+            if port_accepts(self.port) and port_accepts(BACKEND_PORT) and self.readyz() == 200:
+                return
+            time.sleep(0.05)
+        raise TimeoutError(f"gatehouse demo not ready; stderr:\n{self.stderr_path.read_text()}")
+
+    def readyz(self):
+        try:
+            return httpx.get(f"http://127.0.0.1:{ADMIN_PORT}/readyz", timeout=1).status_code
+        except httpx.HTTPError:
+            return None
+
+    def stdout_text(self) -> str:
+        return self.stdout_path.read_bytes().decode("utf-8", "replace")
+
+    def stop(self):
+        """SIGTERM and wait; the exit code (the process is killed if it hangs). Idempotent."""
+        if self._stdout.closed:
+            return self.process.returncode
+        self.client.close()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                code = self.process.wait(timeout=8)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                code = "hung after SIGTERM (killed)"
+        else:
+            code = self.process.returncode
+        self._stdout.close()
+        self._stderr.close()
+        return code
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    busy = [port for port in (BACKEND_PORT, ADMIN_PORT) if not port_is_free(port)]
+    if busy:
+        pytest.skip(f"gatehouse demo needs 127.0.0.1 ports {busy}, which are taken")
+    running = Demo(tmp_path_factory.mktemp("demo"))
+    try:
+        running.wait_ready()
+        yield running
+    finally:
+        running.stop()
+
+
+def post(demo, path: str, query: str = None, variables=None, token: str = None, **fields):
+    payload = dict(fields)
+    if query is not None:
+        payload["query"] = query
+    if variables is not None:
+        payload["variables"] = variables
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    return demo.client.post(path, content=json.dumps(payload).encode(), headers=headers)
+
+
+@pytest.fixture(scope="module")
+def token(demo):
+    response = post(demo, "/graphql/noauth", LOGIN, {"email": EMAIL, "password": "demo"})
+    assert response.status_code == 200, response.text
+    return response.json()["data"]["createUserToken"]["token"]
+
+
+# MARK: - The flow
+
+
+def test_demo_prints_curl_commands(demo):
+    deadline = time.monotonic() + 3
+    while "curl" not in demo.stdout_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    text = demo.stdout_text()
+    assert "curl" in text and f"127.0.0.1:{demo.port}" in text
+
+
+def test_login_returns_a_token_signed_with_the_demo_secret(token):
+    claims = jwt.decode(token, DEMO_SECRET, algorithms=["HS256"])
+    assert claims["sub"] == EMAIL
+    assert claims["exp"] > time.time()
+
+
+def test_login_by_operation_name(demo):
+    response = post(demo, "/graphql/noauth", operationName="createUserToken",
+                    variables={"email": "bob@example.com", "password": "demo"})
+    assert response.status_code == 200, response.text
+    token = response.json()["data"]["createUserToken"]["token"]
+    assert jwt.decode(token, DEMO_SECRET, algorithms=["HS256"])["sub"] == "bob@example.com"
+
+
+def test_token_opens_the_authenticated_door(demo, token):
+    """`me` echoes X-User-Id, which the backend only answers with the injected X-Service-Token."""
+    response = post(demo, "/graphql", ME, token=token)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"data": {"me": {"id": EMAIL}}}
+
+
+def test_pyjwt_token_with_the_demo_secret_opens_the_door(demo):
+    now = int(time.time())
+    minted = jwt.encode({"sub": "carol@example.com", "iat": now, "exp": now + 300}, DEMO_SECRET,
+                        algorithm="HS256")
+    response = post(demo, "/graphql", ME, token=minted)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"data": {"me": {"id": "carol@example.com"}}}
+
+
+def test_backend_refuses_callers_without_the_service_token(demo):
+    """The backend answers only the gateway: directly, `me` is a GraphQL Unauthorized."""
+    response = httpx.post(f"http://127.0.0.1:{BACKEND_PORT}/graphql", timeout=5,
+                          content=json.dumps({"query": ME}).encode(),
+                          headers={"Content-Type": "application/json", "X-User-Id": EMAIL})
+    errors = response.json().get("errors") or []
+    assert errors and errors[0]["message"] == "Unauthorized", response.text
+
+
+def test_no_token_is_401(demo):
+    response = post(demo, "/graphql", ME)
+    assert_httpx_envelope(response, 401, "UNAUTHENTICATED", source="gateway")
+    assert response.headers.get_list("www-authenticate") == [CHALLENGE_MISSING]
+
+
+def test_expired_token_is_401_invalid_token(demo):
+    now = int(time.time())
+    expired = jwt.encode({"sub": EMAIL, "iat": now - 7200, "exp": now - 3600}, DEMO_SECRET,
+                         algorithm="HS256")
+    response = post(demo, "/graphql", ME, token=expired)
+    assert_httpx_envelope(response, 401, "UNAUTHENTICATED", source="gateway")
+    assert response.headers.get_list("www-authenticate") == [challenge("token expired")]
+    assert expired not in response.text
+
+
+def test_token_signed_with_another_secret_is_a_bad_signature(demo):
+    now = int(time.time())
+    forged = jwt.encode({"sub": EMAIL, "iat": now, "exp": now + 300},
+                        "not-the-demo-secret-0123456789abcdefghij", algorithm="HS256")
+    response = post(demo, "/graphql", ME, token=forged)
+    assert_httpx_envelope(response, 401, "UNAUTHENTICATED", source="gateway")
+    assert response.headers.get_list("www-authenticate") == [challenge("bad signature")]
+
+
+def test_public_door_refuses_other_operations(demo):
+    response = post(demo, "/graphql/noauth", ME)
+    assert_httpx_envelope(response, 403, "OPERATION_NOT_ALLOWED", source="gateway")
+
+
+def test_aem_adventure_by_name(demo, token):
+    response = demo.client.get("/content/adventure-by-slug", params={"slug": "bali-surf-camp"},
+                               headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200, response.text
+    items = response.json()["data"]["adventureList"]["items"]
+    assert [item["slug"] for item in items] == ["bali-surf-camp"]
+
+
+# MARK: - Shutdown (last: it stops the demo)
+
+
+def test_demo_drains_and_exits_0_on_sigterm(demo):
+    code = demo.stop()
+    assert code == 0, f"gatehouse demo exited {code} on SIGTERM; stderr:\n" \
+                      f"{demo.stderr_path.read_text(errors='replace')[-2000:]}"
+    assert not port_accepts(BACKEND_PORT), "the demo backend still accepts connections"
