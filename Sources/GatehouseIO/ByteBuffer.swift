@@ -9,13 +9,18 @@ public struct ByteBuffer: ~Copyable {
     public private(set) var readIndex = 0
     public private(set) var writeIndex = 0
 
+    /// Storage of every empty buffer: never written to, never freed.
+    private nonisolated(unsafe) static let noStorage = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+
     /// `capacity` 0 allocates nothing until the first write.
     public init(capacity: Int) {
         self.capacity = max(capacity, 0)
-        base = .allocate(byteCount: max(self.capacity, 1), alignment: 16)
+        base = capacity > 0 ? .allocate(byteCount: capacity, alignment: 16) : Self.noStorage
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        if capacity > 0 { base.deallocate() }
+    }
 
     @inline(__always) public var readableCount: Int { writeIndex - readIndex }
     @inline(__always) public var isEmpty: Bool { writeIndex == readIndex }
@@ -49,7 +54,7 @@ public struct ByteBuffer: ~Copyable {
             while newCapacity - unread < count { newCapacity *= 2 }
             let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
             grown.copyMemory(from: base + readIndex, byteCount: unread)
-            base.deallocate()
+            if capacity > 0 { base.deallocate() }
             base = grown
             capacity = newCapacity
         }
@@ -138,8 +143,31 @@ public struct ByteBuffer: ~Copyable {
         guard isEmpty, capacity > 0 else { return }
         base.deallocate()
         capacity = 0
-        base = .allocate(byteCount: 1, alignment: 16)
+        base = Self.noStorage
         readIndex = 0
         writeIndex = 0
+    }
+
+    // MARK: - Pooled storage
+
+    /// Takes `storage` (of `capacity` bytes) as this empty, storage-less buffer's memory.
+    public mutating func adopt(_ storage: UnsafeMutableRawPointer, capacity: Int) {
+        precondition(self.capacity == 0, "adopting storage into a buffer that has some")
+        base = storage
+        self.capacity = capacity
+        readIndex = 0
+        writeIndex = 0
+    }
+
+    /// Hands the memory of an empty buffer to the caller (for a pool); nil when the buffer is not
+    /// empty or has none.
+    public mutating func detachStorage() -> (storage: UnsafeMutableRawPointer, capacity: Int)? {
+        guard isEmpty, capacity > 0 else { return nil }
+        let detached = (base, capacity)
+        base = Self.noStorage
+        capacity = 0
+        readIndex = 0
+        writeIndex = 0
+        return detached
     }
 }

@@ -26,6 +26,7 @@ extension ClientConnection {
             respondWithoutExchange(GatewayError(kind, error.reason))
         case .complete(let head, let consumed):
             input.consume(consumed)
+            worker.buffers.fill(&output)
             state = .exchanging
             let exchange = Exchange(connection: self, head: head, snapshot: snapshot,
                                     requestID: worker.requestID(for: head), headBytes: consumed)
@@ -39,6 +40,7 @@ extension ClientConnection {
     func respondWithoutExchange(_ error: GatewayError) {
         let requestID = worker.makeRequestID()
         let mapping = ErrorEnvelope.mapping(for: error.kind)
+        worker.buffers.fill(&output)
         state = .exchanging
         // A refused HEAD request gets no body, or the client would read it as a next response.
         let headRequest = input.readableCount >= 5 && memcmp(input.readable.baseAddress!, "HEAD ", 5) == 0

@@ -123,8 +123,9 @@ final class ClientConnection: IOHandler, TimerTarget {
     /// on an error.
     @discardableResult
     func readIntoInput() -> Bool {
+        worker.buffers.fill(&input)
         repeat {
-            input.reserveTail(4096)
+            input.reserveTail(2048)
             switch stream.read(into: input.tail, count: input.tailSpace) {
             case .done(0):
                 peerClosed()
@@ -263,8 +264,8 @@ final class ClientConnection: IOHandler, TimerTarget {
         scanned = 0
         headStartedAt = 0
         if input.isEmpty {
-            input.release()
-            output.release()
+            worker.buffers.recycle(&input)
+            worker.buffers.recycle(&output)
             armIdleDeadline()
             updateInterest()
         } else {
@@ -305,6 +306,10 @@ final class ClientConnection: IOHandler, TimerTarget {
         }
         loop.unregister(fd)
         Syscalls.close(fd)
+        input.clear()
+        output.clear()
+        worker.buffers.recycle(&input)
+        worker.buffers.recycle(&output)
         worker.connectionClosed(self)
     }
 }

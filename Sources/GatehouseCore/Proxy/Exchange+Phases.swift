@@ -23,6 +23,8 @@ extension Exchange {
         switch requestBody {
         case .none: forward()
         case .length(let length) where length > Self.requestBufferLimit: forward()
+        // Already all here: it leaves with the head in one write, no copy needed.
+        case .length(let length) where connection.input.readableCount >= length: forward()
         default: startCollectingBody(for: .buffering)
         }
     }

@@ -18,6 +18,7 @@ public final class Worker: @unchecked Sendable {
     private var routeMetricsByIndex: [RouteMetrics] = []
     private let unroutedMetrics: RouteMetrics
     private var requestIDs = RequestIDGenerator()
+    let buffers = BufferPool(limit: 1024)
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private(set) var isDraining = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
