@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "GatehouseConfig", dependencies: ["CYAML"]),
         .target(name: "GatehouseCore",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseConfig", "COpenSSL", "CZlib", "CLinux"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseCore"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseCore", "GatehouseHTTP"]),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),

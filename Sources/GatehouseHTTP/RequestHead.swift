@@ -1,6 +1,6 @@
 /// A parsed request head: one copy of its bytes and byte ranges into that copy. Nothing is
 /// decoded into strings; callers compare and forward slices.
-public struct RequestHead: Sendable, Equatable {
+public struct RequestHead: HTTPHead, Sendable, Equatable {
     /// The head as received, from the first byte consumed (including skipped empty lines) through
     /// the final CRLF CRLF. Every range below indexes into it.
     public var bytes: [UInt8]
@@ -46,32 +46,5 @@ public struct RequestHead: Sendable, Equatable {
         self.expectContinue = expectContinue
         self.unsupportedExpectation = unsupportedExpectation
         self.connectionOptions = connectionOptions
-    }
-
-    // MARK: - Access
-
-    @inline(__always)
-    public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
-        bytes[range]
-    }
-
-    /// The value of the first header named `lowercaseName`, compared case-insensitively.
-    public func headerValue(named lowercaseName: StaticString) -> Range<Int>? {
-        HeaderLookup.firstValue(in: bytes, headers, named: lowercaseName)
-    }
-
-    /// How many headers are named `lowercaseName`, compared case-insensitively.
-    public func headerCount(named lowercaseName: StaticString) -> Int {
-        HeaderLookup.count(in: bytes, headers, named: lowercaseName)
-    }
-
-    /// True when `field` must not be forwarded: hop-by-hop by definition or named in `Connection`.
-    public func isHopByHop(_ field: HeaderField) -> Bool {
-        HeaderLookup.isHopByHop(in: bytes, field, connectionOptions: connectionOptions)
-    }
-
-    /// The bytes of `range` as text, for logs and tests; not for the request path.
-    public func string(_ range: Range<Int>) -> String {
-        String(decoding: bytes[range], as: UTF8.self)
     }
 }

@@ -1,5 +1,5 @@
 /// A parsed upstream response head: one copy of its bytes and byte ranges into that copy.
-public struct ResponseHead: Sendable, Equatable {
+public struct ResponseHead: HTTPHead, Sendable, Equatable {
     /// The head as received through the final CRLF CRLF; every range below indexes into it.
     public var bytes: [UInt8]
     public var status: Int
@@ -30,31 +30,4 @@ public struct ResponseHead: Sendable, Equatable {
 
     /// True for 1xx: an interim response; the final response head follows.
     public var isInterim: Bool { status < 200 }
-
-    // MARK: - Access
-
-    @inline(__always)
-    public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
-        bytes[range]
-    }
-
-    /// The value of the first header named `lowercaseName`, compared case-insensitively.
-    public func headerValue(named lowercaseName: StaticString) -> Range<Int>? {
-        HeaderLookup.firstValue(in: bytes, headers, named: lowercaseName)
-    }
-
-    /// How many headers are named `lowercaseName`, compared case-insensitively.
-    public func headerCount(named lowercaseName: StaticString) -> Int {
-        HeaderLookup.count(in: bytes, headers, named: lowercaseName)
-    }
-
-    /// True when `field` must not be forwarded: hop-by-hop by definition or named in `Connection`.
-    public func isHopByHop(_ field: HeaderField) -> Bool {
-        HeaderLookup.isHopByHop(in: bytes, field, connectionOptions: connectionOptions)
-    }
-
-    /// The bytes of `range` as text, for logs and tests; not for the request path.
-    public func string(_ range: Range<Int>) -> String {
-        String(decoding: bytes[range], as: UTF8.self)
-    }
 }

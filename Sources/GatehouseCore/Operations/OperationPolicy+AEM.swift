@@ -1,3 +1,4 @@
+import GatehouseHTTP
 // Calls to AEM upstreams: AEM holds the operations itself, so a call by name becomes its
 // canonical persisted-query GET without the gateway knowing the document.
 
@@ -45,7 +46,7 @@ extension OperationPolicy {
         let lastSegment = remainder.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .last ?? []
         let rawName = lastSegment.prefix { $0 != UInt8(ascii: ";") }
-        let name = GraphQLQueryStringDecoder.decode(Array(rawName)[...], plusIsSpace: false)
+        let name = PercentDecoding.decode(Array(rawName)[...], plusIsSpace: false)
         return allows(name) ? .forwardUnchanged : .refuse(notAllowed(name))
     }
 

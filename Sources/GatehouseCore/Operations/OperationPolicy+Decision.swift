@@ -1,3 +1,4 @@
+import GatehouseHTTP
 // The entry point of the operation policy and the rules every upstream kind shares.
 //
 // Choices where SPEC §5 is silent:
@@ -39,7 +40,7 @@ extension OperationPolicy {
         }
         var pathName: String?
         if let remainder, method == .get {
-            guard let name = GraphQLQueryStringDecoder.decode(Array(remainder.utf8)[...], plusIsSpace: false) else {
+            guard let name = PercentDecoding.decode(Array(remainder.utf8)[...], plusIsSpace: false) else {
                 return .refuse(GatewayError(.badRequest, "The request path is not valid"))
             }
             pathName = name

@@ -1,3 +1,5 @@
+import GatehouseHTTP
+
 /// SPEC §3.2: routing happens on the exact bytes that will be forwarded, so anything another
 /// hop could read differently is refused rather than normalized.
 public enum PathValidator {
@@ -17,7 +19,7 @@ public enum PathValidator {
             case UInt8(ascii: "#"):
                 return "The path contains a fragment."
             case UInt8(ascii: "%"):
-                guard i + 2 < count, let high = hexValue(path[i + 1]), let low = hexValue(path[i + 2]) else {
+                guard i + 2 < count, let high = PercentDecoding.hexValue(path[i + 1]), let low = PercentDecoding.hexValue(path[i + 2]) else {
                     return "The path contains an invalid percent-escape."
                 }
                 let decoded = high << 4 | low
@@ -49,15 +51,5 @@ public enum PathValidator {
             return "The path contains a . or .. segment."
         }
         return nil
-    }
-
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

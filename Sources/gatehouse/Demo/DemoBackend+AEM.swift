@@ -1,3 +1,4 @@
+import GatehouseHTTP
 /// The AEM side of the demo backend: persisted queries read with
 /// `GET /graphql/execute.json/<aemConfig>/<name>;k=v;…`, answered like AEM does — HTTP 200 with
 /// data, or HTTP 200 with a GraphQL `errors` array.
@@ -62,27 +63,6 @@ extension DemoBackend {
 
     /// `%XX` escapes decoded as UTF-8; nil for a broken escape or bytes that are not UTF-8.
     static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        PercentDecoding.decode(Array(text.utf8)[...], plusIsSpace: false)
     }
 }
