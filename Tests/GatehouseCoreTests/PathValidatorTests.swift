@@ -24,3 +24,17 @@ struct PathValidatorTests {
         #expect(Array(path.utf8).withUnsafeBytes { PathValidator.problem(in: $0) } != nil)
     }
 }
+
+/// Path parameters and escaped non-ASCII bytes: what servlet containers and lenient decoders
+/// would read as dot segments is refused.
+struct PathValidatorParameterTests {
+    @Test(arguments: ["/public/..;/graphql", "/a/.;x/b", "/a/..;", "/a/%c0%ae%c0%ae/b", "/%e9", "/a%c3", "/a%c3b%a9"])
+    func refuses(_ path: String) {
+        #expect(Array(path.utf8).withUnsafeBytes { PathValidator.problem(in: $0) } != nil)
+    }
+
+    @Test(arguments: ["/caf%C3%A9", "/a;x/b", "/a/;x", "/a/b;v=1.2", "/%E2%82%AC"])
+    func accepts(_ path: String) {
+        #expect(Array(path.utf8).withUnsafeBytes { PathValidator.problem(in: $0) } == nil)
+    }
+}

@@ -15,6 +15,7 @@ extension ClientConnection {
         let parser = RequestHeadParser(limits: snapshot.limits)
         switch parser.parse(input.readable, scanned: &scanned) {
         case .incomplete:
+            if peerHalfClosed { return close() }  // the rest of this head will never come
             updateInterest()
         case .invalid(let error):
             let kind: GatewayError.Kind

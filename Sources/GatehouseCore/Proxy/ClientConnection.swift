@@ -40,6 +40,8 @@ final class ClientConnection: IOHandler, TimerTarget {
     var exchange: Exchange?
     /// Close once the current response is written.
     var closeAfterResponse = false
+    /// The client sent its FIN; answer what it asked and then close.
+    var peerHalfClosed = false
 
     var loop: EventLoop { worker.loop }
 
@@ -142,10 +144,14 @@ final class ClientConnection: IOHandler, TimerTarget {
         return true
     }
 
+    /// End of the client's stream. A client that half-closes after a complete request
+    /// (shutdown(SHUT_WR)) still gets its answer, and any requests it pipelined before, as
+    /// haproxy does; one that stops mid-request is gone.
     private func peerClosed() {
-        if let exchange, exchange.wantsRequestBody || !exchange.responseStarted {
-            // A request whose body or response is still due cannot complete; drop it.
-            exchange.clientAborted()
+        if let exchange, !exchange.wantsRequestBody, exchange.collectedBody == nil {
+            peerHalfClosed = true
+            updateInterest()
+            return
         }
         close()
     }
@@ -200,8 +206,12 @@ final class ClientConnection: IOHandler, TimerTarget {
         guard state != .closed else { return }
         var wanted: EventSet = []
         switch state {
+        case .awaitingHead where peerHalfClosed:
+            break
         case .awaitingHead, .lingering, .handshaking:
             wanted.insert(.readable)
+        case .exchanging where peerHalfClosed:
+            break
         case .exchanging:
             // Between body and response the socket stays watched, which saves two epoll_ctl
             // calls per request; early pipelined bytes are buffered (bounded) and a client that
@@ -256,7 +266,7 @@ final class ClientConnection: IOHandler, TimerTarget {
     /// After a response is fully written: next request, linger, or close.
     func exchangeFinished(keepAlive: Bool) {
         exchange = nil
-        if !keepAlive || worker.isDraining {
+        if !keepAlive || worker.isDraining || (peerHalfClosed && input.isEmpty) {
             linger()
             return
         }
@@ -294,6 +304,14 @@ final class ClientConnection: IOHandler, TimerTarget {
         setDeadline(loop.now + 2_000_000_000)
         updateInterest()
         discardInput()
+    }
+
+    /// Closes with a reset: a response cut off mid-way (route timeout, upstream failure) must not
+    /// leave its unsent bytes queued in the kernel for a reader that trickles.
+    func abort() {
+        guard state != .closed else { return }
+        Syscalls.setLingerZero(fd)
+        close()
     }
 
     func close() {

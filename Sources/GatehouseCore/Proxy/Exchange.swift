@@ -226,7 +226,7 @@ final class Exchange {
         record()
         if aborted {
             connection.exchange = nil
-            connection.close()
+            connection.abort()
         } else {
             connection.exchangeFinished(keepAlive: keepAlive)
         }

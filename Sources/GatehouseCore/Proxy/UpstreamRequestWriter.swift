@@ -29,9 +29,11 @@ enum UpstreamRequestWriter {
             out.append(" HTTP/1.1\r\n")
             out.append(upstream.hostLine)
             var forwardedFor: UnsafeRawBufferPointer?
+            let trustedPeer = exchange.worker.isTrustedProxy(exchange.connection.client)
             for field in head.headers {
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
                 if head.isHopByHop(field) || isDropped(name, route.droppedHeaderNames)
+                    || (!trustedPeer && isDropped(name, Self.proxyAssertedHeaders))
                     || (rewrite?.contentTypeJSON == true && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType)) {
                     if forwardedFor == nil && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xForwardedFor) {
                         forwardedFor = UnsafeRawBufferPointer(rebasing: raw[field.value])
@@ -46,7 +48,7 @@ enum UpstreamRequestWriter {
             out.append(route.injectedHeaderBlock)
             out.append(exchange.claimHeaderBlock)
             out.append("X-Forwarded-For: ")
-            if let forwardedFor, forwardedFor.count > 0, exchange.worker.isTrustedProxy(exchange.connection.client) {
+            if let forwardedFor, forwardedFor.count > 0, trustedPeer {
                 out.append(forwardedFor)
                 out.append(", ")
             }
@@ -77,6 +79,13 @@ enum UpstreamRequestWriter {
             out.append("\r\n\r\n")
         }
     }
+
+    /// Headers only a proxy may assert (where the request came from, what URL it had): a client
+    /// that is not a trusted proxy could otherwise lie to a backend that believes them.
+    static let proxyAssertedHeaders: [[UInt8]] = [
+        "forwarded", "x-forwarded-host", "x-forwarded-port", "x-forwarded-prefix", "x-forwarded-server",
+        "x-forwarded-ssl", "x-real-ip", "x-client-ip", "x-original-url", "x-rewrite-url", "x-original-uri",
+    ].map { Array($0.utf8) }
 
     /// Exact routes go to the upstream base path; prefix routes append what follows the prefix.
     private static func writePath(route: CompiledRoute, path: UnsafeRawBufferPointer, into out: inout ByteBuffer) {

@@ -9,6 +9,9 @@ public enum PathValidator {
         let count = path.count
         var segmentStart = 1
         var i = 1
+        // Escaped bytes above 0x7F must form valid UTF-8: an overlong form such as %c0%ae is a
+        // `.` to a lenient decoder.
+        var escapesNonASCII = false
         while i < count {
             let byte = path[i]
             switch byte {
@@ -27,6 +30,7 @@ public enum PathValidator {
                     || decoded == 0 || decoded < 0x20 || decoded == 0x7F {
                     return "The path contains an encoded slash, backslash, dot or control byte."
                 }
+                if decoded >= 0x80 { escapesNonASCII = true }
                 i += 3
                 continue
             case UInt8(ascii: "/"):
@@ -37,11 +41,21 @@ public enum PathValidator {
             }
             i += 1
         }
+        if escapesNonASCII && PercentDecoding.decode(Array(path)[...], plusIsSpace: false) == nil {
+            return "The path contains percent-escapes that are not valid UTF-8."
+        }
         return segmentProblem(path, segmentStart, count, last: true)
     }
 
-    private static func segmentProblem(_ path: UnsafeRawBufferPointer, _ start: Int, _ end: Int,
+    /// A segment's name ends at its first `;` (path parameters): `..;x` is `..` to servlet
+    /// containers, so it is refused like `..`.
+    private static func segmentProblem(_ path: UnsafeRawBufferPointer, _ start: Int, _ segmentEnd: Int,
                                        last: Bool = false) -> String? {
+        var end = start
+        while end < segmentEnd && path[end] != UInt8(ascii: ";") { end += 1 }
+        if end == start && segmentEnd > start {
+            return nil  // a segment of parameters only (";x") is not a dot segment
+        }
         let length = end - start
         if length == 0 {
             // An empty final segment is a trailing slash ("/content/"); anywhere else it is "//".
