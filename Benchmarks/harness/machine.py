@@ -4,7 +4,10 @@ import datetime
 import os
 import platform
 import resource
+import time
 from pathlib import Path
+
+from .procfs import machine_busy_seconds
 
 
 def cpu_model() -> str:
@@ -23,6 +26,13 @@ def memory_total_mib() -> int:
 
 def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def busy_cpus(seconds: float = 1.0) -> float:
+    """How many CPUs' worth of work the machine did over the next `seconds` (0.5: half a CPU)."""
+    before = machine_busy_seconds()
+    time.sleep(seconds)
+    return (machine_busy_seconds() - before) / seconds
 
 
 def describe() -> dict[str, str]:

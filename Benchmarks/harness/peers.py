@@ -39,7 +39,8 @@ class PeerSettings:
     work_dir: Path
     programs: dict[str, str]
     gatehouse_bin: Path
-    credentials: Credentials
+    # Keys and tokens for the JWT routes; scenarios without them pass None.
+    credentials: Credentials | None
     small_body: str
     max_connections: int
     fd_limit: int
@@ -62,29 +63,32 @@ class Peers:
             "SMALL_BODY": settings.small_body,
             "MAX_CONNECTIONS": settings.max_connections,
             "FD_LIMIT": settings.fd_limit,
-            "HS_SECRET": settings.credentials.hs_secret,
-            "JWKS_FILE": settings.credentials.jwks_file,
         }
+        if settings.credentials:
+            self._common.update(HS_SECRET=settings.credentials.hs_secret,
+                                JWKS_FILE=settings.credentials.jwks_file)
         (self.upstream_port,) = free_ports(1)
         # haproxy needs two descriptors per connection plus a few of its own.
         self.haproxy_max_connections = min(settings.max_connections, (settings.fd_limit - 64) // 2)
 
     # MARK: - Starting
 
-    def start_upstream(self) -> Target:
-        values = {**self._common, "UPSTREAM_PORT": self.upstream_port}
+    # Scenarios pass their own template (a path under conf/) and the placeholders only it has
+    # (`extra`: a TLS port, certificate files, an operations directory).
+    def start_upstream(self, template: str = "upstream-nginx.conf", extra: dict | None = None) -> Target:
+        values = {**self._common, "UPSTREAM_PORT": self.upstream_port, **(extra or {})}
         self._make_nginx_temp_dirs("upstream-nginx-temp")
-        conf = render_to("upstream-nginx.conf", values, self.settings.work_dir / "upstream-nginx.conf")
+        conf = render_to(template, values, self.settings.work_dir / "upstream-nginx.conf")
         service = self.services.start("upstream-nginx", self._nginx_command(conf), self.upstream_port)
         self.upstream = Target("direct", service, self._nginx_worker(service))
         self.targets["direct"] = self.upstream
         return self.upstream
 
-    def start_nginx(self) -> Target:
+    def start_nginx(self, template: str = "proxy-nginx.conf", extra: dict | None = None) -> Target:
         (port,) = free_ports(1)
-        values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port}
+        values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port, **(extra or {})}
         self._make_nginx_temp_dirs("proxy-nginx-temp")
-        conf = render_to("proxy-nginx.conf", values, self.settings.work_dir / "proxy-nginx.conf")
+        conf = render_to(template, values, self.settings.work_dir / "proxy-nginx.conf")
         service = self.services.start("proxy-nginx", self._nginx_command(conf), port)
         return self._add(Target("nginx", service, self._nginx_worker(service)))
 
@@ -102,11 +106,12 @@ class Peers:
         service = self.services.start("haproxy", [haproxy, "-db", "-f", str(cfg_path)], port)
         return self._add(Target("haproxy", service, service.pid, jwt_port=use_jwt_port))
 
-    def start_gatehouse(self, name: str, workers: int) -> Target:
+    def start_gatehouse(self, name: str, workers: int, template: str = "gatehouse.yaml",
+                        extra: dict | None = None) -> Target:
         (port,) = free_ports(1)
         values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port,
-                  "WORKERS": workers}
-        conf = render_to("gatehouse.yaml", values, self.settings.work_dir / f"{name}.yaml")
+                  "WORKERS": workers, **(extra or {})}
+        conf = render_to(template, values, self.settings.work_dir / f"{name}.yaml")
         binary = str(self.settings.gatehouse_bin)
         check = subprocess.run([binary, "check", "--config", str(conf)], capture_output=True, text=True,
                                cwd=self.settings.work_dir)

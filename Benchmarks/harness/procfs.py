@@ -1,6 +1,7 @@
 """Per-process CPU time and memory from /proc: the only numbers the report attributes to a target."""
 
 import os
+import resource
 import threading
 from pathlib import Path
 
@@ -14,6 +15,21 @@ def cpu_seconds(pid: int) -> float:
     fields = text[text.rindex(")") + 2:].split()
     utime, stime = int(fields[11]), int(fields[12])
     return (utime + stime) / CLOCK_TICKS_PER_SECOND
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all CPUs spent on anything but idling since boot, in seconds (/proc/stat)."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal (guest time is already within user).
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / CLOCK_TICKS_PER_SECOND
+
+
+def waited_children_cpu_seconds() -> float:
+    """utime + stime of this process's finished, waited-for children (each wrk run once it ends)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def status_kib(pid: int, key: str) -> int:

@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 
 from .idle import IdleResult
 from .rounds import Run, Summary
+from .tables import markdown_table as _markdown_table
+from .tables import text_table as _text_table
 
 MIB = 1024
 
@@ -121,30 +123,30 @@ def _verdict(goal: Goal) -> str:
 # MARK: - Rows
 
 SUMMARY_HEADERS = ["section", "body", "target", "rounds", "req/s", "p50 ms", "p99 ms",
-                   "CPU µs/req", "upstream CPU µs/req", "RSS MiB", "VmHWM MiB", "errors"]
+                   "CPU µs/req", "upstream CPU µs/req", "RSS MiB", "VmHWM MiB", "errors", "other CPU %"]
 
 
 def _summary_row(summary: Summary) -> list[str]:
-    return [summary.section, summary.body, summary.label, str(summary.rounds),
+    return [summary.section, summary.body, summary.label, summary.rounds_text,
             f"{summary.requests_per_second:.0f}", f"{summary.p50_us / 1000:.2f}",
             f"{summary.p99_us / 1000:.2f}", f"{summary.cpu_us_per_request:.1f}",
             f"{summary.upstream_cpu_us_per_request:.1f}", f"{summary.rss_kib / MIB:.1f}",
-            f"{summary.hwm_kib / MIB:.1f}", str(summary.errors)]
+            f"{summary.hwm_kib / MIB:.1f}", str(summary.errors), f"{summary.other_cpu_percent:.0f}"]
 
 
 RUN_HEADERS = ["section", "body", "target", "round", "requests", "seconds", "req/s", "p50 ms",
                "p90 ms", "p99 ms", "p99.9 ms", "max ms", "CPU µs/req", "upstream CPU µs/req",
-               "RSS MiB", "socket errors", "non-2xx", "timeouts"]
+               "RSS MiB", "socket errors", "non-2xx", "timeouts", "other CPU %"]
 
 
-def _run_row(run: Run) -> list[str]:
+def run_row(run: Run) -> list[str]:
     wrk = run.wrk
     return [run.section, run.body, run.label, str(run.round + 1), str(wrk.requests),
             f"{wrk.duration_s:.2f}", f"{wrk.requests_per_second:.0f}", f"{wrk.p50_us / 1000:.3f}",
             f"{wrk.p90_us / 1000:.3f}", f"{wrk.p99_us / 1000:.3f}", f"{wrk.p999_us / 1000:.3f}",
             f"{wrk.max_us / 1000:.3f}", f"{run.cpu_us_per_request:.2f}",
             f"{run.upstream_cpu_us_per_request:.2f}", f"{run.rss_kib / MIB:.1f}",
-            str(wrk.socket_errors), str(wrk.status_errors), str(wrk.timeouts)]
+            str(wrk.socket_errors), str(wrk.status_errors), str(wrk.timeouts), f"{run.other_cpu_percent:.0f}"]
 
 
 IDLE_HEADERS = ["target", "connections", "RSS before MiB", "RSS after MiB", "KiB per connection",
@@ -158,18 +160,6 @@ def _idle_row(item: IdleResult) -> list[str]:
 
 
 # MARK: - Text
-
-TEXT_COLUMNS = {"section", "body", "target"}
-
-def _text_table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(header), *(len(row[index]) for row in rows)) if rows else len(header)
-              for index, header in enumerate(headers)]
-    left = [header in TEXT_COLUMNS for header in headers]
-    lines = ["  ".join(cell.ljust(width) if left[index] else cell.rjust(width)
-                       for index, (cell, width) in enumerate(zip(line, widths)))
-             for line in [headers, *rows]]
-    return "\n".join(lines)
-
 
 def as_text(report: Report) -> str:
     parts = [_text_table(SUMMARY_HEADERS, [_summary_row(summary) for summary in report.summaries])]
@@ -187,36 +177,33 @@ def as_text(report: Report) -> str:
 
 # MARK: - Markdown
 
-def _markdown_table(headers: list[str], rows: list[list[str]]) -> str:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+SECTION_TITLE = "Standard run: proxy, JWT, workers, idle"
 
 
 def as_markdown(report: Report) -> str:
+    """The run's section of RESULTS.md (harness/results_file.py places it in the file)."""
     sections = [
-        "# Gatehouse benchmark results",
-        "Written by `Benchmarks/bench.py`; see `Benchmarks/README.md` for what each number means.",
-        "## Machine and run\n\n" + _markdown_table(
+        f"## {SECTION_TITLE}",
+        "### Machine and run\n\n" + _markdown_table(
             ["item", "value"], [[key, value] for key, value in
                        {**report.machine, "mode": report.mode, "command": f"`{report.command}`",
                         **report.settings, **report.versions}.items()]),
-        "## Per target (median over rounds)\n\n" + _markdown_table(
+        "### Per target (median over rounds)\n\n" + _markdown_table(
             SUMMARY_HEADERS, [_summary_row(summary) for summary in report.summaries]),
-        "## Ratios\n\n" + _markdown_table(["ratio", "value"],
+        "### Ratios\n\n" + _markdown_table(["ratio", "value"],
                                           [[name, f"{value:.2f}"] for name, value in ratios(report)]),
-        "## Goals\n\n" + _markdown_table(["goal", "measured", "result"],
+        "### Goals\n\n" + _markdown_table(["goal", "measured", "result"],
                                          [[goal.name, goal.measured, _verdict(goal)] for goal in goals(report)]),
     ]
     if report.start_rss_kib:
-        sections.append("## RSS at start\n\n" + _markdown_table(
+        sections.append("### RSS at start\n\n" + _markdown_table(
             ["target", "VmRSS MiB"], [[label, f"{kib / MIB:.1f}"] for label, kib in report.start_rss_kib.items()]))
     if report.idle:
-        sections.append("## Idle keep-alive connections\n\n" + _markdown_table(
+        sections.append("### Idle keep-alive connections\n\n" + _markdown_table(
             IDLE_HEADERS, [_idle_row(item) for item in report.idle]))
     if report.notes or report.crashes:
-        sections.append("## Notes\n\n" + "\n".join(f"- {note}" for note in report.notes)
+        sections.append("### Notes\n\n" + "\n".join(f"- {note}" for note in report.notes)
                         + "".join(f"\n\n```\nCRASH: {crash}\n```" for crash in report.crashes))
-    sections.append("## Raw rows (every wrk run)\n\n" + _markdown_table(
-        RUN_HEADERS, [_run_row(run) for run in report.runs]))
+    sections.append("### Raw rows (every wrk run)\n\n" + _markdown_table(
+        RUN_HEADERS, [run_row(run) for run in report.runs]))
     return "\n\n".join(sections) + "\n"

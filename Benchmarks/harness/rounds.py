@@ -4,22 +4,28 @@ drifts of the machine (other work, thermal limits) spread over all targets alike
 import statistics
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import procfs
 from .peers import Target
 from .tools import log
-from .wrk import WrkError, WrkResult, run_wrk
+from .wrk import POST_SCRIPT, WrkError, WrkResult, run_wrk
 
 
 @dataclass(frozen=True)
 class Case:
-    """One row of a section: a target, the path it is loaded on and the credentials it sends."""
+    """One row of a section: a target, the path it is loaded on and the credentials it sends.
+    Scenario rows may name the whole URL (https listeners), the wrk script (request shape) and
+    extra request headers."""
 
     label: str
     target: Target
     path: str
     authorization: str | None = None
     use_jwt_port: bool = False
+    url: str | None = None
+    script: Path = POST_SCRIPT
+    headers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -35,11 +41,20 @@ class Run:
     upstream_cpu_us_per_request: float
     rss_kib: int
     hwm_kib: int
+    # CPU the rest of the machine used meanwhile (everything but the target, the upstream and wrk),
+    # in percent of one CPU: other engineers' builds and tests show up here.
+    other_cpu_percent: float = 0.0
+
+
+# A round during which the rest of the machine used more than this share of one CPU (percent) is
+# left out of the medians when the case has a quieter round: on a shared machine another build
+# or test halves req/s and inflates CPU time per request. Raw rows keep every round.
+NOISY_OTHER_CPU_PERCENT = 25.0
 
 
 @dataclass(frozen=True)
 class Summary:
-    """The median over a case's rounds; memory is the highest seen."""
+    """The median over a case's rounds (the quiet ones when there are any); memory is the highest seen."""
 
     section: str
     body: str
@@ -53,6 +68,17 @@ class Summary:
     rss_kib: int
     hwm_kib: int
     errors: int
+    bytes_per_response: float = 0.0
+    other_cpu_percent: float = 0.0
+    # Rounds left out of the medians because other work competed with them.
+    noisy_rounds: int = 0
+
+    @property
+    def rounds_text(self) -> str:
+        """The rounds in the medians: "3", or "2 of 3" when a noisy round was left out."""
+        if not self.noisy_rounds:
+            return str(self.rounds)
+        return f"{self.rounds} of {self.rounds + self.noisy_rounds}"
 
 
 @dataclass
@@ -87,9 +113,10 @@ class RoundRunner:
                     run = self._measure(section, body, case, round_index, self.settings.duration_s)
                     if run is not None:
                         self.runs.append(run)
-                        log(f"{section} {body} {case.label:<18} round {round_index + 1}/{rounds}: "
+                        log(f"{section} {body} {case.label:<24} round {round_index + 1}/{rounds}: "
                             f"{run.wrk.requests_per_second:9.0f} req/s  p99 {run.wrk.p99_us / 1000:6.2f} ms  "
-                            f"{run.cpu_us_per_request:5.1f} µs/req  errors {run.wrk.errors}")
+                            f"{run.cpu_us_per_request:5.1f} µs/req  errors {run.wrk.errors}  "
+                            f"other CPU {run.other_cpu_percent:3.0f}%")
 
     def summaries(self) -> list[Summary]:
         groups: dict[tuple[str, str, str], list[Run]] = {}
@@ -109,10 +136,14 @@ class RoundRunner:
             return None
         pid, upstream_pid = target.measured_pid, self.upstream.measured_pid
         cpu_before, upstream_before = procfs.cpu_seconds(pid), procfs.cpu_seconds(upstream_pid)
+        machine_before, wrk_before = procfs.machine_busy_seconds(), procfs.waited_children_cpu_seconds()
+        started = time.monotonic()
         try:
             with procfs.RSSSampler(pid) as sampler:
-                result = run_wrk(self.settings.wrk, target.url(case.path, case.use_jwt_port), duration_s,
-                                 self.settings.connections, authorization=case.authorization)
+                url = case.url or target.url(case.path, case.use_jwt_port)
+                result = run_wrk(self.settings.wrk, url, duration_s, self.settings.connections,
+                                 authorization=case.authorization, script=case.script,
+                                 headers=case.headers)
         except WrkError as error:
             self._record_crash(target, f"wrk failed during {section} {body} {case.label}: {error}")
             return None
@@ -121,12 +152,18 @@ class RoundRunner:
                                        f"({result.requests} requests done, {result.errors} errors)")
             return None
         cpu_after, upstream_after = procfs.cpu_seconds(pid), procfs.cpu_seconds(upstream_pid)
+        machine_after, wrk_after = procfs.machine_busy_seconds(), procfs.waited_children_cpu_seconds()
+        elapsed = time.monotonic() - started
+        ours = (cpu_after - cpu_before) + (wrk_after - wrk_before)
+        if upstream_pid != pid:
+            ours += upstream_after - upstream_before
+        other_percent = max(0.0, (machine_after - machine_before) - ours) / elapsed * 100
         time.sleep(self.settings.pause_s)
         requests = max(result.requests, 1)
         return Run(section, body, case.label, round_index, result,
                    (cpu_after - cpu_before) * 1e6 / requests,
                    (upstream_after - upstream_before) * 1e6 / requests,
-                   sampler.max_kib, procfs.peak_rss_kib(pid))
+                   sampler.max_kib, procfs.peak_rss_kib(pid), other_percent)
 
     def _record_crash(self, target: Target, what: str) -> None:
         self._dead.add(target.name)
@@ -138,14 +175,19 @@ class RoundRunner:
     @staticmethod
     def _summarize(key: tuple[str, str, str], runs: list[Run]) -> Summary:
         section, body, label = key
+        quiet = [run for run in runs if run.other_cpu_percent <= NOISY_OTHER_CPU_PERCENT]
+        used = quiet or runs
         return Summary(
-            section, body, label, len(runs),
-            statistics.median(run.wrk.requests_per_second for run in runs),
-            statistics.median(run.wrk.p50_us for run in runs),
-            statistics.median(run.wrk.p99_us for run in runs),
-            statistics.median(run.cpu_us_per_request for run in runs),
-            statistics.median(run.upstream_cpu_us_per_request for run in runs),
+            section, body, label, len(used),
+            statistics.median(run.wrk.requests_per_second for run in used),
+            statistics.median(run.wrk.p50_us for run in used),
+            statistics.median(run.wrk.p99_us for run in used),
+            statistics.median(run.cpu_us_per_request for run in used),
+            statistics.median(run.upstream_cpu_us_per_request for run in used),
             max(run.rss_kib for run in runs),
             max(run.hwm_kib for run in runs),
             sum(run.wrk.errors + run.wrk.timeouts for run in runs),
+            statistics.median(run.wrk.bytes_per_response for run in used),
+            statistics.median(run.other_cpu_percent for run in used),
+            len(runs) - len(used),
         )

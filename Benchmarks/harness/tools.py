@@ -1,4 +1,4 @@
-"""The programs a run needs: nginx, haproxy and wrk (installed through apt when missing), the
+"""The programs a run needs: nginx, haproxy, wrk, openssl and curl (installed through apt when missing), the
 Python packages that mint tokens, and the gatehouse release binary."""
 
 import importlib.util
@@ -13,8 +13,9 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_GATEHOUSE_BIN = REPO_ROOT / ".build" / "release" / "gatehouse"
 
-# Each program and the Debian package that provides it.
-APT_PROVIDERS = {"nginx": "nginx-light", "haproxy": "haproxy", "wrk": "wrk"}
+# Each program and the Debian package that provides it (openssl makes the tls scenario's
+# certificates, curl checks the gzip scenario's answers).
+APT_PROVIDERS = {"nginx": "nginx-light", "haproxy": "haproxy", "wrk": "wrk", "openssl": "openssl", "curl": "curl"}
 PIP_PROVIDERS = {"jwt": "pyjwt", "cryptography": "cryptography"}
 # nginx and haproxy live in sbin, which a non-root PATH often lacks.
 _SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/local/sbin", "/usr/sbin", "/sbin"])
@@ -31,7 +32,7 @@ def which(program: str) -> str | None:
 # MARK: - System programs
 
 def ensure_programs() -> dict[str, str]:
-    """Absolute paths of nginx, haproxy and wrk, installing only the missing ones."""
+    """Absolute paths of every program in APT_PROVIDERS, installing only the missing ones."""
     missing = [program for program in APT_PROVIDERS if which(program) is None]
     if missing:
         packages = [APT_PROVIDERS[program] for program in missing]

@@ -1,9 +1,11 @@
-"""Runs wrk with conf/post.lua and reads its result line."""
+"""Runs wrk with a script from conf/ (conf/post.lua unless a case names another) and reads the
+result line conf/bench_result.lua prints."""
 
 import json
 import os
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
 from .templates import CONF_DIR
 
@@ -31,6 +33,11 @@ class WrkResult:
         return self.requests / self.duration_s if self.duration_s > 0 else 0.0
 
     @property
+    def bytes_per_response(self) -> float:
+        """Bytes wrk read per completed request: status line, headers and body as sent."""
+        return self.bytes_read / self.requests if self.requests else 0.0
+
+    @property
     def errors(self) -> int:
         """Requests that failed: socket errors and answers other than 2xx/3xx."""
         return self.socket_errors + self.status_errors
@@ -41,11 +48,18 @@ class WrkError(RuntimeError):
 
 
 def run_wrk(wrk: str, url: str, duration_s: float, connections: int, threads: int = 1,
-            authorization: str | None = None, timeout_s: float = 5.0) -> WrkResult:
+            authorization: str | None = None, timeout_s: float = 5.0, script: Path = POST_SCRIPT,
+            headers: tuple[str, ...] = ()) -> WrkResult:
+    """One wrk run; `headers` are "Name: value" lines added to every request (wrk -H)."""
     command = [wrk, f"-t{threads}", f"-c{connections}", f"-d{duration_s:g}s",
-               f"--timeout={timeout_s:g}s", "--latency", "-s", str(POST_SCRIPT), url]
+               f"--timeout={timeout_s:g}s", "--latency", "-s", str(script)]
+    for header in headers:
+        command += ["-H", header]
+    command.append(url)
     env = dict(os.environ)
     env.pop("BENCH_AUTHORIZATION", None)
+    # Scripts rendered into a run directory find bench_result.lua here; ";;" keeps the defaults.
+    env["LUA_PATH"] = f"{CONF_DIR}/?.lua;;"
     if authorization:
         env["BENCH_AUTHORIZATION"] = authorization
     completed = subprocess.run(command, capture_output=True, text=True, env=env,

@@ -8,7 +8,8 @@ enum ZlibOutput {
     static func step(_ stream: UnsafeMutablePointer<z_stream>, appendingTo output: inout [UInt8], room: Int,
                      _ body: (UnsafeMutablePointer<z_stream>) -> Int32) -> (code: Int32, produced: Int) {
         let start = output.count
-        output.append(contentsOf: repeatElement(0, count: room))
+        // Grown by copying from a zero block: appending `repeatElement` goes element by element.
+        output.append(contentsOf: Self.zeros[0..<min(room, Self.zeros.count)])
         let code = output.withUnsafeMutableBufferPointer { buffer in
             stream.pointee.next_out = buffer.baseAddress! + start
             stream.pointee.avail_out = UInt32(room)
@@ -21,6 +22,9 @@ enum ZlibOutput {
         output.removeLast(unused)
         return (code, room - unused)
     }
+
+    /// Callers ask for at most 256 KiB of room per step.
+    private static let zeros = [UInt8](repeating: 0, count: 256 * 1024)
 
     /// zlib counts input in `uInt`; larger inputs are fed in slices of at most this many bytes.
     static let maximumSlice = 1 << 30

@@ -1,0 +1,102 @@
+"""The standard run: Gatehouse next to nginx and haproxy on bodies of 100 B, 8 KiB and 64 KiB,
+then (full run) JWT routes, one worker against two, and idle keep-alive memory."""
+
+from .. import checks, fixtures, idle, procfs, report
+from ..fixtures import BODY_PATHS, HS_PATH, RS_PATH
+from ..peers import Peers, Target
+from ..rounds import Case, RoundRunner
+from ..tools import log
+from .context import MAX_CONNECTIONS, Outcome, ScenarioContext
+
+NAME = "standard"
+
+
+def planned_seconds(args) -> float:
+    # (cases, bodies) per section: proxy, then jwt and workers in a full run; idle about a minute.
+    sections = [(4, 1)] if args.quick else [(4, 3), (6, 1), (2, 1)]
+    load = sum(cases * bodies * (args.warmup + args.rounds * args.duration) for cases, bodies in sections)
+    return load + (0.0 if args.quick else 60.0)
+
+
+def run(context: ScenarioContext) -> Outcome:
+    args = context.args
+    full = not args.quick
+    machine_info = context.describe_machine()
+
+    bodies = fixtures.write_bodies(context.work_dir / "bodies")
+    credentials = fixtures.make_credentials(context.work_dir)
+    peers = context.peers(bodies["100B"], credentials)
+    start_rss = {}
+    upstream = peers.start_upstream()
+    nginx = peers.start_nginx()
+    haproxy = peers.start_haproxy(with_jwt=full)
+    gatehouse = peers.start_gatehouse("gatehouse", workers=1)
+    gatehouse_two = peers.start_gatehouse("gatehouse-2w", workers=2) if full else None
+    for target in peers.targets.values():
+        start_rss[target.name] = procfs.rss_kib(target.measured_pid)
+    if peers.haproxy_jwt_note:
+        context.notes.append(peers.haproxy_jwt_note)
+
+    jwt_targets = []
+    if full:
+        jwt_targets = [gatehouse, haproxy] if haproxy.jwt_port else [gatehouse]
+    problems = checks.check_targets(list(peers.targets.values()), bodies, credentials, jwt_targets)
+    if problems:
+        raise SystemExit("bench: the targets do not answer as they must:\n  " + "\n  ".join(problems))
+    log("all targets answer correctly")
+
+    runner = RoundRunner(context.load_settings(), upstream)
+    proxies = [upstream, nginx, haproxy, gatehouse]
+    body_labels = list(BODY_PATHS) if full else ["100B"]
+    runner.run_section("proxy", body_labels,
+                       {body: [Case(target.name, target, BODY_PATHS[body]) for target in proxies]
+                        for body in body_labels}, args.rounds)
+    idle_results = []
+    if full:
+        runner.run_section("jwt", ["100B"], {"100B": jwt_cases(gatehouse, haproxy, credentials)}, args.rounds)
+        runner.run_section("workers", ["100B"], {"100B": [
+            Case("gatehouse 1 worker", gatehouse, BODY_PATHS["100B"]),
+            Case("gatehouse 2 workers", gatehouse_two, BODY_PATHS["100B"])]}, args.rounds)
+        context.services.stop(gatehouse_two.service)
+        idle_results = idle_section(args, peers, [nginx, haproxy, gatehouse])
+
+    context.finish_machine(machine_info)
+    result = report.Report(
+        mode="quick" if args.quick else "full", command=context.command, machine=machine_info,
+        versions=context.versions("nginx", "haproxy", "wrk"),
+        settings={"load": f"1 thread, {args.connections} connections, POST of a GraphQL query (conf/post.lua)",
+                  **context.round_settings()},
+        summaries=runner.summaries(), runs=runner.runs, idle=idle_results, start_rss_kib=start_rss,
+        notes=context.notes, crashes=runner.crashes)
+    exit_note = context.stop_gatehouse_checked(gatehouse)
+    if exit_note:
+        result.notes.append(exit_note)
+    return Outcome(report.as_text(result), report.as_markdown(result), bool(result.crashes))
+
+
+def jwt_cases(gatehouse: Target, haproxy: Target, credentials: fixtures.Credentials) -> list[Case]:
+    hs, rs = f"Bearer {credentials.hs_token}", f"Bearer {credentials.rs_token}"
+    cases = [Case("gatehouse none", gatehouse, BODY_PATHS["100B"]),
+             Case("gatehouse HS256", gatehouse, HS_PATH, hs),
+             Case("gatehouse RS256", gatehouse, RS_PATH, rs)]
+    if haproxy.jwt_port:
+        cases += [Case("haproxy none", haproxy, BODY_PATHS["100B"]),
+                  Case("haproxy HS256", haproxy, HS_PATH, hs, use_jwt_port=True),
+                  Case("haproxy RS256", haproxy, RS_PATH, rs, use_jwt_port=True)]
+    return cases
+
+
+def idle_section(args, peers: Peers, targets: list[Target]) -> list[idle.IdleResult]:
+    results = []
+    for target in targets:
+        if not target.is_running():
+            continue
+        # haproxy may hold fewer connections under the descriptor limit (see conf/haproxy.cfg).
+        capacity = peers.haproxy_max_connections if target.name == "haproxy" else MAX_CONNECTIONS
+        count = min(args.idle_connections, capacity - 2 * args.connections)
+        log(f"idle: {count} keep-alive connections to {target.name}")
+        item = idle.measure_idle(target, target.name, count, BODY_PATHS["100B"], checks.REQUEST_BODY)
+        log(f"idle: {target.name} {item.bytes_per_connection / 1024:.2f} KiB per connection "
+            f"({item.failed} failed, {item.closed_by_server} closed by the server)")
+        results.append(item)
+    return results
