@@ -8,7 +8,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-APT_PACKAGES=(libssl-dev zlib1g-dev libyaml-dev pkg-config curl nginx-light haproxy)
+APT_PACKAGES=(libssl-dev zlib1g-dev libyaml-dev pkg-config curl nginx-light haproxy slowhttptest)
 PYTHON="${PYTHON:-python3}"
 REQUIREMENTS="Tests/e2e/requirements.txt"
 

@@ -29,4 +29,10 @@ public enum WorkerThread {
     public static func join(_ thread: pthread_t) {
         _ = pthread_join(thread, nil)
     }
+
+    /// For a thread nobody will join (one still running at exit, or one that lives as long as
+    /// the process): its resources are released when it ends.
+    public static func detach(_ thread: pthread_t) {
+        _ = pthread_detach(thread)
+    }
 }

@@ -18,7 +18,8 @@ final class AdminServer: IOHandler, @unchecked Sendable {
     func start() {
         loop.register(fd, .readable, handler: self)
         let loop = self.loop
-        WorkerThread.start(name: "gatehouse-admin") { loop.run() }
+        // It serves until the process exits.
+        WorkerThread.detach(WorkerThread.start(name: "gatehouse-admin") { loop.run() })
     }
 
     func handleEvents(_ events: EventSet) {

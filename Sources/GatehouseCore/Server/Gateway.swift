@@ -94,6 +94,12 @@ public final class Gateway: @unchecked Sendable {
         while finishedWorkers.load(ordering: .relaxed) < workers.count && gh_monotonic_ns() < deadline {
             usleep(20_000)
         }
+        // Joined when they are done; a worker still busy at the drain deadline is left to exit.
+        let allDone = finishedWorkers.load(ordering: .relaxed) == workers.count
+        for thread in threads {
+            if allDone { WorkerThread.join(thread) } else { WorkerThread.detach(thread) }
+        }
+        threads.removeAll()
         if logFD > 2 { Glibc.close(logFD) }
     }
 
