@@ -9,6 +9,26 @@ extension ConfigDecoder {
 
     /// `Name: value` pairs in file order. Values are never quoted in messages: they are often secrets.
     func headerSettings(_ node: YAMLNode, _ path: String) -> [HeaderSetting]? {
+        headerMap(node, path) { value, valuePath in
+            guard let text = self.string(value, valuePath) else { return nil }
+            guard !HTTPSyntax.containsControlCharacter(text) else {
+                self.report(valuePath, "the value contains CR, LF, NUL or another control character (value not shown)",
+                            at: value.mark)
+                return nil
+            }
+            return text
+        }
+    }
+
+    /// `Header-Name: claim` pairs for `claims_to_headers`.
+    func claimHeaders(_ node: YAMLNode, _ path: String) -> [HeaderSetting]? {
+        headerMap(node, path) { value, valuePath in self.nonEmptyString(value, valuePath) }
+    }
+
+    /// A mapping from header names (each valid, none twice in any case) to values `read` accepts;
+    /// nil when any entry was refused.
+    private func headerMap(_ node: YAMLNode, _ path: String,
+                           value read: (YAMLNode, String) -> String?) -> [HeaderSetting]? {
         guard var map = mapping(node, path) else { return nil }
         var settings: [HeaderSetting] = []
         var allRead = true
@@ -16,37 +36,13 @@ extension ConfigDecoder {
         for entry in map.takeAll() {
             let entryPath = path.appendingKey(entry.key)
             guard headerName(entry.key, entryPath, at: entry.keyMark, seen: &seen),
-                  let value = string(entry.value, entryPath) else {
-                allRead = false
-                continue
-            }
-            guard !HTTPSyntax.containsControlCharacter(value) else {
-                report(entryPath, "the value contains CR, LF, NUL or another control character (value not shown)",
-                       at: entry.value.mark)
+                  let value = read(entry.value, entryPath) else {
                 allRead = false
                 continue
             }
             settings.append(HeaderSetting(name: entry.key, value: value))
         }
         map.finish()
-        return allRead ? settings : nil
-    }
-
-    /// `Header-Name: claim` pairs for `claims_to_headers`.
-    func claimHeaders(_ node: YAMLNode, _ path: String) -> [HeaderSetting]? {
-        guard var map = mapping(node, path) else { return nil }
-        var settings: [HeaderSetting] = []
-        var allRead = true
-        var seen: [String: String] = [:]
-        for entry in map.takeAll() {
-            let entryPath = path.appendingKey(entry.key)
-            guard headerName(entry.key, entryPath, at: entry.keyMark, seen: &seen),
-                  let claim = nonEmptyString(entry.value, entryPath) else {
-                allRead = false
-                continue
-            }
-            settings.append(HeaderSetting(name: entry.key, value: claim))
-        }
         return allRead ? settings : nil
     }
 
