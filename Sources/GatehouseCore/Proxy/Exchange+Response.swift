@@ -78,7 +78,7 @@ extension Exchange {
     private func writeResponseHead(_ response: ResponseHead) {
         let compression = snapshot.config.server.compression
         if ResponseCompression.applies(request: head, response: response, config: compression) {
-            gzip = ResponseGzip(level: compression.level)
+            gzip = worker.gzipStreams.take(level: compression.level)
             if head.version != .http11 { keepAlive = false }  // gzip of unknown length: until close
             if case .chunked(let decoder, _) = responseBody { responseBody = .chunked(decoder, verbatim: false) }
         }

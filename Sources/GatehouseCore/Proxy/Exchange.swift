@@ -202,6 +202,7 @@ final class Exchange {
     func clientAborted() {
         guard !finished else { return }
         finished = true
+        returnGzipStream()
         dropUpstream()
         if status == 0 { status = 499 }
         errorCode = errorCode ?? "CLIENT_CLOSED"
@@ -223,6 +224,7 @@ final class Exchange {
     func finish(aborted: Bool) {
         guard !finished else { return }
         finished = true
+        returnGzipStream()
         record()
         if aborted {
             connection.exchange = nil
@@ -230,6 +232,12 @@ final class Exchange {
         } else {
             connection.exchangeFinished(keepAlive: keepAlive)
         }
+    }
+
+    private func returnGzipStream() {
+        guard let gzip else { return }
+        self.gzip = nil
+        worker.gzipStreams.recycle(gzip)
     }
 
     /// Metrics and the access-log line.

@@ -76,9 +76,34 @@ enum ResponseCompression {
 final class ResponseGzip {
     var encoder: GzipEncoder
     var scratch: [UInt8] = []
+    let level: Int
 
     init(level: Int) {
+        self.level = level
         encoder = GzipEncoder(level: Int32(level))
         scratch.reserveCapacity(16 * 1024)
+    }
+}
+
+/// A worker's spare gzip streams: zlib's state (about 256 KiB) is reset and reused instead of
+/// allocated and initialised for every compressed response.
+final class GzipStreamPool {
+    private var spare: [ResponseGzip] = []
+    private let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    func take(level: Int) -> ResponseGzip {
+        while let gzip = spare.popLast() {
+            if gzip.level == level { return gzip }
+        }
+        return ResponseGzip(level: level)
+    }
+
+    func recycle(_ gzip: ResponseGzip) {
+        guard spare.count < limit else { return }
+        gzip.encoder.reset()
+        gzip.scratch.removeAll(keepingCapacity: true)
+        spare.append(gzip)
     }
 }

@@ -19,6 +19,7 @@ public final class Worker: @unchecked Sendable {
     private let unroutedMetrics: RouteMetrics
     private var requestIDs = RequestIDGenerator()
     let buffers = BufferPool(limit: 1024)
+    let gzipStreams = GzipStreamPool(limit: 16)
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private(set) var isDraining = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
