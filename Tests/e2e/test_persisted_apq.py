@@ -10,31 +10,10 @@ import httpx
 import pytest
 
 from support.envelope import assert_httpx_envelope
-from support.movies_client import MoviesUpstream
-from support.persisted_setup import (OPERATION_FILES, file_hash, persisted_config, sha256_hex,
-                                     stored_text, write_operations)
+from support.persisted_fixtures import client, gateway, movies  # noqa: F401 (fixtures)
+from support.persisted_setup import OPERATION_FILES, file_hash, sha256_hex, stored_text
 
 UNKNOWN_HASH = sha256_hex("query nobodyHoldsThis { movie(key: \"m1\") { title } }")
-
-
-@pytest.fixture(scope="module")
-def movies(tmp_path_factory):
-    upstream = MoviesUpstream(tmp_path_factory.mktemp("apq-upstream") / "uvicorn.log")
-    yield upstream
-    upstream.stop()
-
-
-@pytest.fixture(scope="module")
-def gateway(module_gateways, movies, tmp_path_factory):
-    operations = write_operations(tmp_path_factory.mktemp("apq-ops") / "operations")
-    return module_gateways.start(persisted_config(movies.url, operations))
-
-
-@pytest.fixture
-def client(gateway, movies):
-    movies.clear()
-    with httpx.Client(base_url=gateway.url, timeout=5) as http:
-        yield http
 
 
 def extensions(sha: str) -> dict:

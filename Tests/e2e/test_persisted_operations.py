@@ -12,28 +12,9 @@ import httpx
 import pytest
 
 from support.envelope import assert_httpx_envelope
-from support.movies_client import MoviesUpstream, header_values
-from support.persisted_setup import persisted_config, stored_text, write_operations
-
-
-@pytest.fixture(scope="module")
-def movies(tmp_path_factory):
-    upstream = MoviesUpstream(tmp_path_factory.mktemp("movies-upstream") / "uvicorn.log")
-    yield upstream
-    upstream.stop()
-
-
-@pytest.fixture(scope="module")
-def gateway(module_gateways, movies, tmp_path_factory):
-    operations = write_operations(tmp_path_factory.mktemp("persisted-ops") / "operations")
-    return module_gateways.start(persisted_config(movies.url, operations))
-
-
-@pytest.fixture
-def client(gateway, movies):
-    movies.clear()
-    with httpx.Client(base_url=gateway.url, timeout=5) as http:
-        yield http
+from support.persisted_fixtures import client, gateway, movies  # noqa: F401 (fixtures)
+from support.movies_client import header_values
+from support.persisted_setup import stored_text
 
 
 def post_json(client, path: str, payload: dict) -> httpx.Response:
