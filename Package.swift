@@ -2,7 +2,9 @@
 import PackageDescription
 
 // One target per layer; dependencies point down only:
-// gatehouse (CLI) -> GatehouseCore -> GatehouseIO / GatehouseHTTP / GatehouseConfig -> C shims.
+// gatehouse (CLI) -> GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims.
+// GatehouseGraphQL (GraphQL lexer and parser, JSON, GraphQL-over-HTTP request decoding) is pure: no
+// sockets, no HTTP statuses; it uses GatehouseHTTP only for the one percent-decoder.
 let package = Package(
     name: "Gatehouse",
     products: [
@@ -20,14 +22,18 @@ let package = Package(
         .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL"]),
         .target(name: "GatehouseHTTP"),
         .target(name: "GatehouseConfig", dependencies: ["CYAML"]),
+        .target(name: "GatehouseGraphQL", dependencies: ["GatehouseHTTP"]),
         .target(name: "GatehouseCore",
-                dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseConfig", "COpenSSL", "CZlib", "CLinux"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseCore", "GatehouseHTTP"]),
+                dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseConfig",
+                               "COpenSSL", "CZlib", "CLinux"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseCore", "GatehouseHTTP", "GatehouseGraphQL"]),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
         .testTarget(name: "GatehouseConfigTests", dependencies: ["GatehouseConfig"]),
-        .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "GatehouseGraphQLTests", dependencies: ["GatehouseGraphQL"]),
+        .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseGraphQL"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "gatehouseTests", dependencies: ["gatehouse"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,7 @@ swift build -c release --target GatehouseCore -Xswiftc -sanitize=fuzzer --scratc
 BUILD="$(cd "$SPM/release" && pwd -P)"
 
 objects=()
-for module in CLinux GatehouseHTTP GatehouseIO GatehouseConfig GatehouseCore; do
+for module in CLinux GatehouseHTTP GatehouseIO GatehouseConfig GatehouseGraphQL GatehouseCore; do
     while IFS= read -r object; do objects+=("$object"); done \
         < <(find "$BUILD/$module.build" -name '*.o' | sort)
 done

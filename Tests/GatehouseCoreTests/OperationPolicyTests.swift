@@ -1,4 +1,5 @@
 import GatehouseConfig
+import GatehouseGraphQL
 import Testing
 @testable import GatehouseCore
 

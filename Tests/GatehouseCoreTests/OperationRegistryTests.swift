@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseGraphQL
 import Testing
 @testable import GatehouseCore
 

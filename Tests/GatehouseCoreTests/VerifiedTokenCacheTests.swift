@@ -1,3 +1,4 @@
+import GatehouseGraphQL
 import Testing
 @testable import GatehouseCore
 

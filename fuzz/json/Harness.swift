@@ -1,6 +1,6 @@
 // libFuzzer entry for JSONReader (GraphQL bodies, JOSE headers, JWT claims): no input may crash
 // it, and whatever it accepts must serialize to a document that reads back as the same value.
-import GatehouseCore
+import GatehouseGraphQL
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// The parts of a JWS header the verifier acts on. `jku`, `x5u`, `jwk` and `x5c` are ignored on
 /// purpose: keys come only from the configuration, never from the token.
 struct JOSEHeader: Sendable {

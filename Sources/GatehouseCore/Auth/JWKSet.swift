@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// The public keys of a JWK Set file (RFC 7517 §5), immutable once loaded.
 ///
 /// Keys that are malformed (bad base64url, a point off its curve, an RSA modulus under 2048 bits,

@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// Makes HS256 tokens: `gatehouse token` and the demo backend's login mutation.
 public enum JWTMinter {
     /// A compact JWS with header `{"alg":"HS256","typ":"JWT"}` and `claims` as the payload, members

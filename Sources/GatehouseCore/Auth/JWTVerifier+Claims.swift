@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 // Registered claims (RFC 7519 §4.1): exp, nbf, iss, aud.
 
 extension JWTVerifier {

@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 // The verification of one token, in a fixed order: shape, header, algorithm, signature, claims.
 // Nothing from the token is trusted, parsed further or copied before its signature is verified,
 // except the header that says how to verify it.

@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// The claims of a token whose signature and time, issuer and audience checks all passed.
 public struct VerifiedClaims: Sendable {
     /// `sub`, when the token has one.

@@ -1,3 +1,4 @@
+import GatehouseGraphQL
 import GatehouseIO
 
 /// The one place that maps a `GatewayError` to a status, headers and the JSON error envelope of

@@ -1,4 +1,5 @@
 import CLinux
+import GatehouseGraphQL
 import GatehouseIO
 import Glibc
 

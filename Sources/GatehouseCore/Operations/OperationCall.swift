@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// The GraphQL parts of a request, whatever its method: from the JSON body of a POST or the
 /// query string of a GET.
 struct OperationCall {
@@ -19,7 +21,7 @@ struct OperationCall {
                                               variables: request.variables, persistedQuery: request.persistedQuery,
                                               parameters: request.parameters, isGet: true))
             case .failure(let error):
-                return .failure(error)
+                return .failure(GatewayError(error))
             }
         case .post:
             guard let body, !body.isEmpty else {
@@ -31,7 +33,7 @@ struct OperationCall {
                                               variables: request.variables, persistedQuery: request.persistedQuery,
                                               isGet: false))
             case .failure(let error):
-                return .failure(error)
+                return .failure(GatewayError(error))
             }
         case .other:
             return .failure(GatewayError(.methodNotAllowed(allow: ["GET", "POST"]),

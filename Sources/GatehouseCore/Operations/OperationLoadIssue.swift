@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// One problem found while loading the operations directory: `file:line:column: message`, or
 /// `file: message` when it concerns a whole file or directory.
 public struct OperationLoadIssue: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import GatehouseGraphQL
 import GatehouseHTTP
 // Calls to AEM upstreams: AEM holds the operations itself, so a call by name becomes its
 // canonical persisted-query GET without the gateway knowing the document.

@@ -1,3 +1,4 @@
+import GatehouseGraphQL
 import GatehouseHTTP
 // The entry point of the operation policy and the rules every upstream kind shares.
 //
@@ -85,7 +86,7 @@ extension OperationPolicy {
         } catch {
             return .failure(GatewayError(.badRequest, "GraphQL syntax error at \(error.position): \(error.message)"))
         }
-        return document.operationToExecute(named: operationName)
+        return document.operationToExecute(named: operationName).mapError(GatewayError.init)
     }
 
     /// APQ: a hash with query text must be that text's SHA-256.

@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 // Calls to GraphQL upstreams: named, hashed and path calls resolve to a stored operation, which
 // travels upstream as a normal GraphQL POST.
 
@@ -87,7 +89,7 @@ extension OperationPolicy {
         case .success(let variables):
             return .forwardBody(operation.requestBody(variables: variables))
         case .failure(let error):
-            return .refuse(error)
+            return .refuse(GatewayError(error))
         }
     }
 }

@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// Turns parsed operation files into an `OperationRegistry`, checking what makes a set of
 /// persisted operations usable: every operation named, names unique across files, every spread
 /// fragment defined exactly once, no fragment cycles. All problems are collected, none stops early.

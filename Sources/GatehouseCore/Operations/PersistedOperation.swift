@@ -1,3 +1,5 @@
+import GatehouseGraphQL
+
 /// A named operation held by the gateway, ready to send upstream as a normal GraphQL POST.
 public struct PersistedOperation: Sendable, Equatable {
     public var name: String

@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseConfig
 import GatehouseCore
+import GatehouseGraphQL
 
 /// `gatehouse token`: an HS256 JWT for local testing.
 enum Token {
