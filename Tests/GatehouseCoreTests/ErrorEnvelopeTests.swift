@@ -60,7 +60,7 @@ struct ErrorEnvelopeTests {
     }
 
     @Test func upstreamStatusIsReported() throws {
-        let body = ErrorEnvelope.body(for: GatewayError(.upstreamError(upstreamStatus: 503), "x", source: .upstream), requestID: "r")
+        let body = ErrorEnvelope.body(for: GatewayError.upstreamAnswer(.upstreamError(upstreamStatus: 503), "x"), requestID: "r")
         let text = String(decoding: body, as: UTF8.self)
         #expect(text.contains(#""upstreamStatus":503"#))
         #expect(text.contains(#""source":"upstream""#))

@@ -68,6 +68,7 @@ extension ConfigDecoder {
             routeHeaders(headersEntry.value, path.appendingKey("headers"), into: &route)
         }
         if let mapErrors = map.value("map_graphql_errors", bool) { route.mapGraphQLErrors = mapErrors }
+        if let buffering = map.value("request_buffering", bool) { route.requestBuffering = buffering }
         map.finish()
 
         var upstreamReference: RouteReference?

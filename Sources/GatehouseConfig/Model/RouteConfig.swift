@@ -29,6 +29,9 @@ public struct RouteConfig: Sendable, Equatable {
     public var headersSet: [HeaderSetting] = []
     public var headersRemove: [String] = []
     public var mapGraphQLErrors = false
+    /// false: the request body streams to the upstream as it arrives (uploads), held to
+    /// `server.min_body_rate`, instead of being read whole first.
+    public var requestBuffering = true
 
     public init(path: String, upstream: String, auth: Auth) {
         self.path = path

@@ -31,6 +31,8 @@ public final class CompiledRoute: Sendable {
     /// resolve when the gateway holds no operations, so such routes stream untouched.
     public let inspectsRequests: Bool
     public let mapGraphQLErrors: Bool
+    /// `request_buffering: false`: the body streams upstream as it arrives.
+    public let streamsRequestBody: Bool
 
     init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool) {
         self.index = index
@@ -49,6 +51,7 @@ public final class CompiledRoute: Sendable {
         inspectsRequests = operationPolicy.inspectsRequests
             && (config.persisted == .only || config.operations != nil || upstream.config.kind == .aem || registryHasOperations)
         mapGraphQLErrors = config.mapGraphQLErrors
+        streamsRequestBody = !config.requestBuffering
 
         let removed = Set(config.headersRemove.map { $0.lowercased() })
         var lines: [(String, String)] = []

@@ -14,6 +14,10 @@ public final class GatewaySnapshot: Sendable {
     public let bodyTimeoutNanos: UInt64
     public let idleTimeoutNanos: UInt64
     public let maxBodyBytes: Int
+    /// `server.request_buffer`, `server.temp_dir`, `server.min_body_rate`.
+    public let requestBufferBytes: Int
+    public let tempDirectory: String
+    public let minBodyRate: Int
     public let trustedProxies: [CIDR]
     /// `server.tls`: the listener speaks TLS with this context (rebuilt on every reload, so
     /// rotated certificates are served to new connections).
@@ -102,6 +106,9 @@ public final class GatewaySnapshot: Sendable {
         bodyTimeoutNanos = UInt64(server.bodyTimeout.nanoseconds)
         idleTimeoutNanos = UInt64(server.idleTimeout.nanoseconds)
         maxBodyBytes = server.maxBodyBytes
+        requestBufferBytes = server.requestBuffer
+        tempDirectory = server.tempDirectory
+        minBodyRate = server.minBodyRate
         trustedProxies = server.trustedProxies
     }
 }

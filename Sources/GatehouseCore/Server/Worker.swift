@@ -95,6 +95,12 @@ public final class Worker: @unchecked Sendable {
         return cache
     }
 
+    /// The one place a finished request is counted and logged, whoever answered it.
+    func record(_ record: RequestRecord) {
+        routeMetrics(for: record.route).record(status: record.status, micros: Int(record.durationNanos / 1000))
+        if accessLog.isEnabled { accessLog.write(record) }
+    }
+
     func isTrustedProxy(_ client: ClientAddress) -> Bool {
         let proxies = snapshot.trustedProxies
         if proxies.isEmpty { return false }
@@ -146,9 +152,7 @@ public final class Worker: @unchecked Sendable {
         isDraining = true
         acceptor?.close()
         acceptor = nil
-        for connection in Array(connections.values) where connection.state == .awaitingHead && connection.headStartedAt == 0 {
-            connection.close()
-        }
+        for connection in Array(connections.values) { connection.drain() }
         if connections.isEmpty { finishDrain() }
     }
 

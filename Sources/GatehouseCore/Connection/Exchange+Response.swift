@@ -5,6 +5,7 @@ import GatehouseIO
 extension Exchange {
     func processUpstreamInput(_ upstream: UpstreamConnection) {
         while responseHead == nil {
+            if case .done = stage { return }
             let parser = ResponseHeadParser()
             switch parser.parse(upstream.input.readable, requestMethod: head.methodKind, scanned: &responseScanned) {
             case .incomplete:
@@ -30,7 +31,7 @@ extension Exchange {
                 if !handleResponseHead(response, upstream) { return }
             }
         }
-        if holdingForClassification && !releaseHeldResponse(upstream) { return }
+        if case .holdingResponse = stage, !releaseHeldResponse(upstream) { return }
         pumpResponseBody(upstream)
     }
 
@@ -39,7 +40,7 @@ extension Exchange {
         upstreamStatus = response.status
         pool?.metrics.record(.success)
         if let error = UpstreamErrorMapping.error(for: response) {
-            upstreamFinishedAt = loop.now
+            timing.upstreamFinished = MonotonicClock.nanoseconds
             dropUpstream()  // its body is not wanted; the connection cannot be reused
             respond(error)
             return false
@@ -68,7 +69,7 @@ extension Exchange {
         }
         if route?.mapGraphQLErrors == true && response.status / 100 == 2 && response.framing != .none
             && UpstreamErrorMapping.hasJSONBody(response) {
-            holdingForClassification = true
+            stage = .holdingResponse
             return true
         }
         writeResponseHead(response)
@@ -82,9 +83,9 @@ extension Exchange {
             if head.version != .http11 { keepAlive = false }  // gzip of unknown length: until close
             if case .chunked(let decoder, _) = responseBody { responseBody = .chunked(decoder, verbatim: false) }
         }
+        stage = .responding
         ResponseHeadWriter.write(response, exchange: self, keepAlive: keepAlive && !worker.isDraining,
                                  into: &connection.output)
-        responseStarted = true
     }
 
     // MARK: - map_graphql_errors
@@ -150,13 +151,13 @@ extension Exchange {
             return false  // wait for the rest
         }
         if let refusal = body.withUnsafeBytes({ GraphQLErrorClassifier.classify($0) }) {
-            upstreamFinishedAt = loop.now
+            timing.upstreamFinished = MonotonicClock.nanoseconds
             dropUpstream()
             switch refusal {
             case .unauthenticated:
-                respond(GatewayError(.unauthenticated, "The upstream refused the credentials.", source: .upstream))
+                respond(.upstreamAnswer(.unauthenticated, "The upstream refused the credentials."))
             case .forbidden:
-                respond(GatewayError(.forbidden, "The upstream refused access.", source: .upstream))
+                respond(.upstreamAnswer(.forbidden, "The upstream refused access."))
             }
             return false
         }
@@ -164,7 +165,6 @@ extension Exchange {
     }
 
     private func letHeldResponseThrough() -> Bool {
-        holdingForClassification = false
         if let response = responseHead { writeResponseHead(response) }
         return true
     }
@@ -221,6 +221,7 @@ extension Exchange {
 
     private func pumpResponseBody(_ upstream: UpstreamConnection) {
         let client = connection
+        var responseComplete = false
         copying: while !responseComplete && client.output.readableCount < Self.highWater {
             switch responseBody {
             case .none:
@@ -274,8 +275,9 @@ extension Exchange {
             return
         }
         if responseComplete {
+            stage = .responded
             finishCompression()
-            upstreamFinishedAt = loop.now
+            timing.upstreamFinished = MonotonicClock.nanoseconds
             releaseUpstream(upstream)
         } else {
             upstream.updateInterest(wantRead: client.output.readableCount < Self.highWater)
@@ -300,19 +302,18 @@ extension Exchange {
         guard let gzip, !gzip.encoder.isFinished else { return }
         gzip.encoder.finish(into: &gzip.scratch)
         emitCompressed(gzip)
-        if head.version == .http11 { connection.output.append("0\r\n\r\n") }
+        if head.version == .http11 { connection.output.append(ChunkedEncoder.lastChunk) }
     }
 
     /// Compressed bytes go out as chunks to HTTP/1.1 clients, as they are (until close) to HTTP/1.0.
     private func emitCompressed(_ gzip: ResponseGzip) {
         guard !gzip.scratch.isEmpty else { return }
-        if head.version == .http11 {
-            connection.output.append(hex: gzip.scratch.count)
-            connection.output.append("\r\n")
-            connection.output.append(gzip.scratch)
-            connection.output.append("\r\n")
-        } else {
-            connection.output.append(gzip.scratch)
+        gzip.scratch.withUnsafeBytes { compressed in
+            if head.version == .http11 {
+                connection.output.appendChunk(compressed)
+            } else {
+                connection.output.append(compressed)
+            }
         }
         gzip.scratch.removeAll(keepingCapacity: true)
     }
@@ -322,7 +323,7 @@ extension Exchange {
     private func releaseUpstream(_ upstream: UpstreamConnection) {
         self.upstream = nil
         let reusable = responseHead?.keepAlive == true && !upstreamEOF && upstream.input.isEmpty
-            && !wantsRequestBody && upstream.output.isEmpty
+            && requestSide.isComplete && !bufferedBodyPending && upstream.output.isEmpty
         if reusable {
             upstream.pool.release(upstream)
         } else {

@@ -1,21 +1,21 @@
 import GatehouseHTTP
 
-/// SPEC §4: which upstream responses become gateway envelopes. 401, 403 and 429 always do;
+/// Which upstream responses become gateway envelopes. 401, 403 and 429 always do;
 /// other error statuses do when their body is not JSON (an HTML error page must not reach an
 /// app that expects GraphQL JSON). JSON error responses pass through unchanged.
 enum UpstreamErrorMapping {
     static func error(for response: ResponseHead) -> GatewayError? {
         switch response.status {
         case 401:
-            return GatewayError(.unauthenticated, "The upstream refused the credentials.", source: .upstream)
+            return GatewayError.upstreamAnswer(.unauthenticated, "The upstream refused the credentials.")
         case 403:
-            return GatewayError(.forbidden, "The upstream refused access.", source: .upstream)
+            return GatewayError.upstreamAnswer(.forbidden, "The upstream refused access.")
         case 429:
-            return GatewayError(.rateLimited(retryAfterSeconds: retryAfter(response)),
-                                "The upstream is rate limiting requests.", source: .upstream)
+            return GatewayError.upstreamAnswer(.rateLimited(retryAfterSeconds: retryAfter(response)),
+                                               "The upstream is rate limiting requests.")
         case 400...599 where !hasJSONBody(response):
-            return GatewayError(.upstreamError(upstreamStatus: response.status),
-                                "The upstream answered with an error.", source: .upstream)
+            return GatewayError.upstreamAnswer(.upstreamError(upstreamStatus: response.status),
+                                               "The upstream answered with an error.")
         default:
             return nil
         }

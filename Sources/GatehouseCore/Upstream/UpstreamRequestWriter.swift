@@ -1,7 +1,7 @@
 import GatehouseHTTP
 import GatehouseIO
 
-/// Writes the upstream request head (SPEC §3.5): the route's upstream path, client headers minus
+/// Writes the upstream request head (README, "Header rewriting"): the route's upstream path, client headers minus
 /// hop-by-hop fields and every header the gateway sets itself, then the injected headers,
 /// claims, forwarding headers and the gateway's own body framing.
 enum UpstreamRequestWriter {
@@ -65,15 +65,21 @@ enum UpstreamRequestWriter {
                 out.append("\r\n\r\n")
                 return
             }
-            switch head.framing {
-            case .contentLength(let length):
+            if let length = exchange.forwardedBodyLength {
+                // Read whole by the gateway (a chunked body too): its length is known.
                 out.append("\r\nContent-Length: ")
                 out.append(decimal: length)
-            case .chunked:
-                out.append("\r\nTransfer-Encoding: chunked")
-            case .none:
-                if head.methodKind == .post || head.methodKind == .put || head.methodKind == .patch {
-                    out.append("\r\nContent-Length: 0")
+            } else {
+                switch head.framing {
+                case .contentLength(let length):
+                    out.append("\r\nContent-Length: ")
+                    out.append(decimal: length)
+                case .chunked:
+                    out.append("\r\nTransfer-Encoding: chunked")
+                case .none:
+                    if head.methodKind == .post || head.methodKind == .put || head.methodKind == .patch {
+                        out.append("\r\nContent-Length: 0")
+                    }
                 }
             }
             out.append("\r\n\r\n")
