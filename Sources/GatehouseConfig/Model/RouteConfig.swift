@@ -29,6 +29,8 @@ public struct RouteConfig: Sendable, Equatable {
     public var headersSet: [HeaderSetting] = []
     public var headersRemove: [String] = []
     public var mapGraphQLErrors = false
+    /// Every one must allow a request (`rate_limit:`), in file order.
+    public var rateLimits: [RateLimitConfig] = []
 
     public init(path: String, upstream: String, auth: Auth) {
         self.path = path

@@ -14,7 +14,9 @@ extension Exchange {
         if case .respond(let error) = checkFraming() { return respond(error) }
         if case .respond(let error) = routeRequest() { return respond(error) }
         if case .respond(let error) = checkMethod() { return respond(error) }
+        if case .respond(let error) = checkRateLimits(.beforeAuthentication) { return respond(error) }  // Limits/
         if case .respond(let error) = authenticate() { return respond(error) }
+        if case .respond(let error) = checkRateLimits(.afterAuthentication) { return respond(error) }  // Limits/
         guard let route else { return }
         if route.inspectsRequests {
             if requestBodyDone { return applyOperationPolicy(body: nil) }
@@ -91,8 +93,9 @@ extension Exchange {
     private func authenticate() -> PhaseResult {
         guard let route else { return .next }
         switch route.auth.authenticate(head, now: worker.unixSeconds, caches: worker.tokenCache) {
-        case .passed(let subject, let headerBlock):
+        case .passed(let subject, let headerBlock, let identity):
             self.subject = subject
+            rateLimitProgress.identity = identity  // for the limits after authentication
             claimHeaderBlock = headerBlock
             return .next
         case .refused(let error, let reason):

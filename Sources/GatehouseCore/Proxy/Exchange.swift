@@ -92,6 +92,11 @@ final class Exchange {
     var errorCode: String?
     var subject: String?
     var finished = false
+    /// Extra "Name: value\r\n" lines for the client's response, whoever writes it (the upstream's
+    /// head or an error envelope): the `RateLimit` fields of a limited route.
+    var responseHeaderBlock: [UInt8] = []
+    /// Rate limits: the identity for the second stage, the limit closest to exhaustion.
+    var rateLimitProgress = RateLimitProgress()
 
     init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
          headBytes: Int) {
@@ -161,7 +166,8 @@ final class Exchange {
         responseStarted = true
         responseComplete = true
         ErrorEnvelope.render(error, requestID: requestID, keepAlive: keepAlive && !worker.isDraining,
-                             headRequest: head.methodKind == .head, into: &connection.output)
+                             headRequest: head.methodKind == .head, extraHeaders: responseHeaderBlock,
+                             into: &connection.output)
         connection.flushOutput()
     }
 
