@@ -35,16 +35,17 @@ ROUTES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def gateway(module_gateways, graphql_upstream):
+def limits_config(upstream_url: str, routes_table=ROUTES):
+    """`config_for_ports` for a gateway with the routes of `routes_table`."""
+
     def config(port, admin):
         routes = []
-        for path, auth, limits in ROUTES:
+        for path, auth, limits in routes_table:
             route = {"path": path, "upstream": "app", "auth": auth}
             if limits:
                 route["rate_limit"] = limits
             routes.append(route)
-        document = base_config(port, admin, upstreams={"app": {"url": f"{graphql_upstream.url}/graphql"}},
+        document = base_config(port, admin, upstreams={"app": {"url": f"{upstream_url}/graphql"}},
                                routes=routes, trusted_proxies=["127.0.0.1/32"])
         document["auth"] = {
             "user-jwt": {"type": "jwt", "algorithms": ["HS256"], "secret": SECRET.decode()},
@@ -52,7 +53,12 @@ def gateway(module_gateways, graphql_upstream):
         }
         return document
 
-    return module_gateways.start(config)
+    return config
+
+
+@pytest.fixture(scope="module")
+def gateway(module_gateways, graphql_upstream):
+    return module_gateways.start(limits_config(graphql_upstream.url))
 
 
 @pytest.fixture(autouse=True)
@@ -231,6 +237,24 @@ def test_refusals_are_counted_by_route_and_policy(gateway):
     after = metric_value(gateway.metrics_text(), "gatehouse_rate_limited_total",
                          route="/by-header", policy="per-tenant")
     assert after - before == 3
+
+
+# MARK: - Reload
+
+
+def test_limit_state_survives_a_reload(gateway_factory, graphql_upstream):
+    """The memory store belongs to the process, not to a configuration."""
+    before = [("/r", "none", [{"name": "per-tenant", "key": "header:X-Tenant", "rate": "1/m", "burst": 1}])]
+    after = before + [("/added", "none", None)]
+    gateway = gateway_factory.start(limits_config(graphql_upstream.url, before))
+    tenant = [("X-Tenant", unique("reload"))]
+    assert statuses(gateway, "/r", tenant, 1) == [200]
+    gateway.reload(limits_config(graphql_upstream.url, after)(gateway.port, gateway.admin_port))
+    deadline = time.monotonic() + 5.0
+    while statuses(gateway, "/added", [], 1) != [200]:
+        assert time.monotonic() < deadline, "the reload did not take effect"
+        time.sleep(0.05)
+    assert statuses(gateway, "/r", tenant, 1) == [429]
 
 
 # MARK: - gatehouse check

@@ -20,6 +20,8 @@ final class CompiledRateLimit: Sendable {
     let namespace: [UInt8]
     /// `RateLimit-Policy: "name";q=N;w=W\r\n`.
     let policyField: [UInt8]
+    /// `RateLimit: "name";r=`, the part of the `RateLimit` line that does not change.
+    let limitFieldStart: [UInt8]
     /// Refusals, process-wide (several workers add to it).
     let refusals: AtomicCounters
 
@@ -31,6 +33,7 @@ final class CompiledRateLimit: Sendable {
         stage = config.key.needsAuthentication ? .afterAuthentication : .beforeAuthentication
         namespace = Array(routeLabel.utf8) + [0] + Array(config.name.utf8) + [0]
         policyField = Array("RateLimit-Policy: \"\(config.name)\";q=\(config.rate.count);w=\(config.rate.window.seconds)\r\n".utf8)
+        limitFieldStart = Array("RateLimit: \"\(config.name)\";r=".utf8)
         refusals = metrics.refusals(route: routeLabel, policy: config.name)
     }
 }

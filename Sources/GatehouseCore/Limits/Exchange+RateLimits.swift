@@ -1,6 +1,10 @@
 /// The two limit stages of a request (see `RateLimitStage`). Each asks the route's store about
 /// every limit of the stage at once; the request goes on only when all allow it.
 extension Exchange: RateLimitWaiter {
+    /// Room for the longest usual key material (a provider name and a SHA-256 digest, or a
+    /// subject) so building a key allocates once.
+    static let keyMaterialCapacity = 96
+
     func checkRateLimits(_ stage: RateLimitStage) -> PhaseResult {
         guard let route, !route.rateLimits.isEmpty else { return .next }
         let limits = route.rateLimits.limits(for: stage)
@@ -12,6 +16,7 @@ extension Exchange: RateLimitWaiter {
         var applied: [CompiledRateLimit] = []
         for limit in limits {
             var key = limit.namespace
+            key.reserveCapacity(limit.namespace.count + Self.keyMaterialCapacity)
             guard limit.strategy.appendKey(to: &key, for: request) else { continue }
             checks.append(RateLimitCheck(gcra: limit.gcra, key: key))
             applied.append(limit)

@@ -1,6 +1,8 @@
 /// What the limits of one request have decided so far: the identity authentication found (for
 /// the second stage) and the limit closest to exhaustion, whose state the response reports.
 struct RateLimitProgress {
+    /// Room for two decimal numbers and the separators between them in the `RateLimit` line.
+    static let numbersAndSeparatorsCapacity = 32
     var identity: AuthenticatedIdentity = .anonymous
     private(set) var closest: (limit: CompiledRateLimit, decision: GCRADecision)?
 
@@ -19,7 +21,18 @@ struct RateLimitProgress {
     var headerBlock: [UInt8] {
         guard let (limit, decision) = closest else { return [] }
         var block = limit.policyField
-        block.append(contentsOf: "RateLimit: \"\(limit.name)\";r=\(decision.remaining);t=\(decision.resetSeconds)\r\n".utf8)
+        block.reserveCapacity(block.count + limit.limitFieldStart.count + Self.numbersAndSeparatorsCapacity)
+        block.append(contentsOf: limit.limitFieldStart)
+        Self.appendDecimal(decision.remaining, to: &block)
+        block.append(contentsOf: ";t=".utf8)
+        Self.appendDecimal(decision.resetSeconds, to: &block)
+        block.append(contentsOf: "\r\n".utf8)
         return block
+    }
+
+    /// Appends a non-negative integer in decimal, without going through a String.
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &out) }
+        out.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 }
