@@ -64,6 +64,18 @@ struct RateLimitKeyTests {
         #expect(Self.key(.apiKey, identity: .token(provider: "jwt", subject: "ann")) == nil)
     }
 
+    @Test func longMaterialIsKeptAsItsDigest() {
+        let strategy = RateLimitKeyStrategy(.header("X-Tenant"))
+        let long = String(repeating: "t", count: RateLimitKeyStrategy.maximumPlainMaterial + 1)
+        let key = Self.key(strategy, "X-Tenant: \(long)\r\n")
+        #expect(key?.count == 1 + 32)
+        #expect(key?.first == RateLimitKeyStrategy.hashedMaterialTag)
+        let other = Self.key(strategy, "X-Tenant: \(long)u\r\n")
+        #expect(other != key)
+        let atTheLimit = String(repeating: "t", count: RateLimitKeyStrategy.maximumPlainMaterial)
+        #expect(Self.key(strategy, "X-Tenant: \(atTheLimit)\r\n") == Array(atTheLimit.utf8))
+    }
+
     @Test func routeKeyIsEmpty() {
         #expect(Self.key(.route) == [])
     }

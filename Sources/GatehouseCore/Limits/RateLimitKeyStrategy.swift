@@ -28,10 +28,28 @@ enum RateLimitKeyStrategy: Sendable {
         var identity: AuthenticatedIdentity
     }
 
+    /// Key material longer than this (a header value or a subject can be kilobytes) is kept as
+    /// its SHA-256, so the store's bound on entries is also a bound on its bytes.
+    static let maximumPlainMaterial = 64
+    /// Marks hashed material; plain material of the same bytes would need a SHA-256 preimage.
+    static let hashedMaterialTag: UInt8 = 0xFF
+
     /// Appends the request's key to `key` (which holds the route and policy namespace); false
     /// when the limit does not apply to the request (a `subject` limit on a request that passed
     /// with an API key, an `api_key` limit on one that passed with a token).
     func appendKey(to key: inout [UInt8], for request: Request) -> Bool {
+        let start = key.count
+        guard appendMaterial(to: &key, for: request) else { return false }
+        if key.count - start > Self.maximumPlainMaterial {
+            let digest = key[start...].withUnsafeBytes { APIKeyAuthenticator.sha256($0) } ?? []
+            key.removeSubrange(start...)
+            key.append(Self.hashedMaterialTag)
+            key.append(contentsOf: digest)
+        }
+        return true
+    }
+
+    private func appendMaterial(to key: inout [UInt8], for request: Request) -> Bool {
         switch self {
         case .ip:
             ForwardedClientAddress.append(to: &key, head: request.head, peer: request.peer,
