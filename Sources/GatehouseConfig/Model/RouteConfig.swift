@@ -32,6 +32,8 @@ public struct RouteConfig: Sendable, Equatable {
     /// false: the request body streams to the upstream as it arrives (uploads), held to
     /// `server.min_body_rate`, instead of being read whole first.
     public var requestBuffering = true
+    /// Every one must allow a request (`rate_limit:`), in file order.
+    public var rateLimits: [RateLimitConfig] = []
 
     public init(path: String, upstream: String, auth: Auth) {
         self.path = path

@@ -9,8 +9,9 @@ enum AuthProvider: Sendable {
 
 /// What the authentication phase decided.
 enum AuthOutcome {
-    /// `headerBlock` holds the "Name: value\r\n" lines of `claims_to_headers`.
-    case passed(subject: String?, headerBlock: [UInt8])
+    /// `headerBlock` holds the "Name: value\r\n" lines of `claims_to_headers`; `identity` is
+    /// what limits keyed by `subject` or `api_key` count.
+    case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity)
     case refused(GatewayError, reason: AuthFailureCounter?)
 }
 
@@ -37,7 +38,7 @@ struct CompiledAuth: Sendable {
 
     /// `caches` gives each JWT provider its worker's verified-token cache.
     func authenticate(_ head: RequestHead, now: Int64, caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
-        if providers.isEmpty { return .passed(subject: nil, headerBlock: []) }
+        if providers.isEmpty { return .passed(subject: nil, headerBlock: [], identity: .anonymous) }
         if head.headerCount(named: HeaderNames.authorization) > 1 {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
         }
@@ -45,7 +46,7 @@ struct CompiledAuth: Sendable {
         var apiKeyRefused = false
         for provider in providers {
             switch provider {
-            case .jwt(_, let verifier, let claimHeaders):
+            case .jwt(let name, let verifier, let claimHeaders):
                 guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
                 let result: Result<VerifiedClaims, AuthFailure> = head.bytes.withUnsafeBytes { raw in
                     let field = UnsafeRawBufferPointer(rebasing: raw[value])
@@ -62,7 +63,9 @@ struct CompiledAuth: Sendable {
                 switch result {
                 case .success(let claims):
                     switch Self.claimHeaderBlock(claims, claimHeaders) {
-                    case .some(let block): return .passed(subject: claims.subject, headerBlock: block)
+                    case .some(let block):
+                        return .passed(subject: claims.subject, headerBlock: block,
+                                       identity: .token(provider: name, subject: claims.subject))
                     case .none: firstRefusal = firstRefusal ?? .invalidClaim
                     }
                 case .failure(let failure):
@@ -71,7 +74,9 @@ struct CompiledAuth: Sendable {
             case .apiKey(let name, let authenticator, let headerName):
                 guard let value = Self.headerValue(head, named: headerName) else { continue }
                 let accepted = head.bytes.withUnsafeBytes { authenticator.verify(UnsafeRawBufferPointer(rebasing: $0[value])) }
-                if accepted { return .passed(subject: "api_key:\(name)", headerBlock: []) }
+                if accepted {
+                    return .passed(subject: "api_key:\(name)", headerBlock: [], identity: .apiKey(provider: name, value: value))
+                }
                 apiKeyRefused = true
             }
         }

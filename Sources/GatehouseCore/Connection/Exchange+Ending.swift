@@ -26,7 +26,8 @@ extension Exchange {
         requestSide = .complete
         stage = .responded
         ErrorEnvelope.render(error, requestID: requestID, keepAlive: keepAlive && !worker.isDraining,
-                             headRequest: head.methodKind == .head, into: &connection.output)
+                             headRequest: head.methodKind == .head, extraHeaders: responseHeaderBlock,
+                             into: &connection.output)
         connection.flushOutput()
     }
 

@@ -121,6 +121,11 @@ final class Exchange {
     var status = 0
     var upstreamStatus: Int?
     var errorCode: String?
+    /// Extra "Name: value\r\n" lines for the client's response, whoever writes it (the upstream's
+    /// head or an error envelope): the `RateLimit` fields of a limited route.
+    var responseHeaderBlock: [UInt8] = []
+    /// Rate limits: the identity for the second stage, the limit closest to exhaustion.
+    var rateLimitProgress = RateLimitProgress()
 
     init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
          headBytes: Int, startedAt: UInt64) {

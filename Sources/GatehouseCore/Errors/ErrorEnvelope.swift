@@ -76,8 +76,9 @@ public enum ErrorEnvelope {
     }
 
     /// Appends the whole response (head and, unless `headRequest`, body) to `out`.
+    /// `extraHeaders` holds complete "Name: value\r\n" lines added to the head.
     public static func render(_ error: GatewayError, requestID: String, keepAlive: Bool,
-                              headRequest: Bool, into out: inout ByteBuffer) {
+                              headRequest: Bool, extraHeaders: [UInt8] = [], into out: inout ByteBuffer) {
         let mapping = mapping(for: error.kind)
         let body = body(for: error, requestID: requestID)
         out.append("HTTP/1.1 ")
@@ -105,6 +106,10 @@ public enum ErrorEnvelope {
             out.append(decimal: retryAfter)
         default:
             break
+        }
+        if !extraHeaders.isEmpty {
+            out.append("\r\n")
+            out.append(extraHeaders.dropLast(2))  // its last CRLF is the one written below
         }
         out.append(keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n")
         if !headRequest { out.append(body) }

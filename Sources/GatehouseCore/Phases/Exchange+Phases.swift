@@ -26,7 +26,8 @@ extension Exchange {
         switch phase {
         case .framing: FramingPhase.run(self)
         case .route: RoutePhase.run(self)
-        case .limitBeforeAuth, .limitAfterAuth: .next
+        case .limitBeforeAuth: checkRateLimits(.beforeAuthentication)
+        case .limitAfterAuth: checkRateLimits(.afterAuthentication)
         case .authenticate: AuthenticationPhase.run(self)
         case .operationPolicy: OperationPolicyPhase.run(self)
         case .cache: .next

@@ -1,7 +1,7 @@
 /// The request phases in their fixed order (README, "Architecture"): what a request passes
 /// through between its parsed head and the upstream. Each phase answers with a `PhaseResult`;
-/// none touches a socket. The limit and cache slots pass every request until those features
-/// are configured on a route.
+/// none touches a socket. The limit and cache slots pass every request on routes without
+/// `rate_limit` or `cache`.
 enum RequestPhase: Int, CaseIterable, Equatable {
     /// Body framing against the limits (`max_body_bytes`, no body on GET/HEAD, `Expect`).
     case framing

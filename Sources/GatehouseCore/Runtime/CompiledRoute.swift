@@ -33,8 +33,11 @@ public final class CompiledRoute: Sendable {
     public let mapGraphQLErrors: Bool
     /// `request_buffering: false`: the body streams upstream as it arrives.
     public let streamsRequestBody: Bool
+    /// `rate_limit`, by stage.
+    let rateLimits: CompiledRateLimits
 
-    init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool) {
+    init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool,
+         rateLimits: CompiledRateLimits = .none) {
         self.index = index
         self.config = config
         label = config.path
@@ -52,6 +55,7 @@ public final class CompiledRoute: Sendable {
             && (config.persisted == .only || config.operations != nil || upstream.config.kind == .aem || registryHasOperations)
         mapGraphQLErrors = config.mapGraphQLErrors
         streamsRequestBody = !config.requestBuffering
+        self.rateLimits = rateLimits
 
         let removed = Set(config.headersRemove.map { $0.lowercased() })
         var lines: [(String, String)] = []
