@@ -1,8 +1,9 @@
 """A rolling update under load loses no request: haproxy round-robins over two gateways in front
 of the strawberry upstream while a steady load runs; one gateway gets SIGTERM (what the kubelet
 sends once the preStop is over), its /readyz turns 503 and haproxy's health check takes it out,
-its in-flight requests finish, it exits 0, and a replacement starts and joins. Every request
-must succeed; the numbers are printed (requests sent, failed, max latency)."""
+its in-flight requests finish (one of them pinned to it, so every run has one), it exits 0, and
+a replacement starts and joins. Every request must succeed; the numbers are printed (requests
+sent, failed, max latency)."""
 
 import hashlib
 import signal
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.slow
 # in the gateway at the moment it is signalled.
 SLOW_EVERY = 10
 SLOW_SECONDS = 0.3
+# Keep-alive clients of the balancer, each sending one request after the other.
 CLIENTS = 8
 # How long the load runs before the SIGTERM, and after the replacement has joined.
 STEADY_SECONDS = 1.0

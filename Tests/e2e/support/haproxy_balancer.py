@@ -83,7 +83,7 @@ class HAProxyBalancer:
         return {row["svname"]: row["status"] for row in rows
                 if row["pxname"] == BACKEND and row["svname"] not in ("FRONTEND", "BACKEND")}
 
-    def wait_for_states(self, wanted: dict, timeout: float = 5.0) -> None:
+    def wait_for_states(self, wanted: dict, timeout: float = 10.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
             states = self.server_states()

@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from .graphql_client import graphql_body
-
 
 @dataclass
 class LoadResult:
@@ -70,7 +68,3 @@ class SteadyLoad:
                     self.result.max_latency = max(self.result.max_latency, elapsed)
                     if outcome:
                         self.result.failures.append(outcome)
-
-
-def hello_body(number: int) -> bytes:
-    return graphql_body(f'{{ hello(name: "request {number}") }}')
