@@ -27,7 +27,7 @@ RUN swift build -c release --product gatehouse --static-swift-stdlib \
 # MARK: - Runtime
 
 FROM debian:bookworm-slim
-# The same libraries the build linked against (`ldd` in scripts/validate-deploy.sh lists them);
+# The C libraries the binary links against (`make test-smoke` lists them with ldd);
 # unpinned for the reason given in the build stage.
 # hadolint ignore=DL3008
 RUN apt-get update \
