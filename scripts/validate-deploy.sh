@@ -18,6 +18,11 @@ GATEHOUSE_BIN="${GATEHOUSE_BIN:-.build/release/gatehouse}"
 scripts_dir="$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_path("scripts"))')"
 HADOLINT="${HADOLINT:-$scripts_dir/hadolint}"
 
+if [[ ! -x "$GATEHOUSE_BIN" ]]; then
+    echo "validate-deploy: no gatehouse binary at $GATEHOUSE_BIN (make build, or set GATEHOUSE_BIN)" >&2
+    exit 1
+fi
+
 echo "validate-deploy: yamllint"
 "$PYTHON" -m yamllint --strict -c .yamllint deploy config .yamllint
 

@@ -45,6 +45,19 @@ def render(directory) -> list:
     return resources
 
 
+class _ReadableDumper(yaml.SafeDumper):
+    """Writes multi-line strings (the ConfigMap's files) as `|` blocks, as they were written."""
+
+
+_ReadableDumper.add_representer(str, lambda dumper, text: dumper.represent_scalar(
+    "tag:yaml.org,2002:str", text, style="|" if "\n" in text else None))
+
+
+def dump(resources: list) -> str:
+    """The rendered resources as one multi-document YAML stream."""
+    return yaml.dump_all(resources, Dumper=_ReadableDumper, sort_keys=False, allow_unicode=True)
+
+
 def resource_id(resource: dict) -> str:
     return f"{resource['kind']}/{resource['metadata']['name']}"
 
@@ -98,7 +111,7 @@ def main(arguments: list) -> int:
     if len(arguments) != 1:
         print("usage: kustomize_subset.py DIRECTORY", file=sys.stderr)
         return 2
-    print(yaml.safe_dump_all(render(arguments[0]), sort_keys=False), end="")
+    print(dump(render(arguments[0])), end="")
     return 0
 
 

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import kubernetes_validate
-import yaml
 
 import config_checks
 import dashboard_check
@@ -52,7 +51,7 @@ def check_layout(name: str, gatehouse: str, out: Path, rendered: dict) -> list:
     resources = kustomize_subset.render(KUBERNETES / name)
     rendered[name] = resources
     target = out / (name.replace("/", "-") + ".yaml")
-    target.write_text(yaml.safe_dump_all(resources, sort_keys=False))
+    target.write_text(kustomize_subset.dump(resources))
     problems = []
     for version in versions:
         problems += schema_problems(resources, version)
