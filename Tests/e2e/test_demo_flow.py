@@ -21,6 +21,9 @@ from support.envelope import assert_httpx_envelope
 from support.gateway import REPO_ROOT, gatehouse_binary
 from support.ports import free_port, port_accepts
 
+# In the smoke subset (pytest -m smoke): run against the statically linked build too.
+pytestmark = pytest.mark.smoke
+
 BACKEND_PORT = 9399
 ADMIN_PORT = 9901
 DEMO_SECRET = "e2e-demo-secret-0123456789abcdefghijklmnop"
