@@ -9,10 +9,9 @@ from pathlib import Path
 METRIC_NAME = re.compile(r"\bgatehouse_[a-z_]+")
 TYPE_LINE = re.compile(r"# TYPE (gatehouse_[a-z_]+) ")
 HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
-# Families other developers are adding (rate limits, the response cache, shared stores). Their
-# panels stay empty until then and must say "coming" in the title.
+# Families of features not built yet (the response cache, shared stores). Their panels stay
+# empty until then and must say "coming" in the title.
 COMING = {
-    "gatehouse_rate_limited_total",
     "gatehouse_cache_requests_total", "gatehouse_cache_evictions_total",
     "gatehouse_cache_bytes", "gatehouse_cache_entries",
     "gatehouse_store_up", "gatehouse_store_errors_total", "gatehouse_store_latency_seconds",
