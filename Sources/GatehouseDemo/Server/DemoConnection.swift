@@ -12,9 +12,10 @@ final class DemoConnection: IOHandler, TimerTarget {
     private var output: [UInt8] = []
     private var written = 0
     private var reader = DemoRequestReader()
-    /// Close once `output` is written: the client asked to, a request was refused, or the
-    /// client finished sending.
+    /// Close once `output` is written: the client asked to, or a request was refused.
     private var closeAfterWrite = false
+    /// The client finished sending: answer the requests already here, then close.
+    private var inputEnded = false
     private var isClosed = false
     var deadline: UInt64 = 0
     var scheduledDeadline: UInt64 = 0
@@ -38,7 +39,7 @@ final class DemoConnection: IOHandler, TimerTarget {
     func handleEvents(_ events: EventSet) {
         if events.contains(.writable) || !output.isEmpty { flush() }
         if isClosed { return }
-        if output.isEmpty && !closeAfterWrite { readAvailable() }
+        if output.isEmpty && !closeAfterWrite && !inputEnded { readAvailable() }
     }
 
     func deadlineReached(now: UInt64) {
@@ -46,7 +47,7 @@ final class DemoConnection: IOHandler, TimerTarget {
     }
 
     private func touch() {
-        deadline = loop.now + DemoServer.idleTimeoutNanoseconds
+        deadline = loop.now + server.idleTimeoutNanoseconds
         loop.scheduleDeadline(self)
     }
 
@@ -57,7 +58,7 @@ final class DemoConnection: IOHandler, TimerTarget {
             input.reserveTail(Self.readChunk)
             switch stream.read(into: input.tail, count: input.tailSpace) {
             case .done(0):
-                closeAfterWrite = true
+                inputEnded = true
                 answerBufferedRequests()
                 return
             case .done(let count):
@@ -82,7 +83,7 @@ final class DemoConnection: IOHandler, TimerTarget {
             switch step {
             case .request(let request, let consumed):
                 input.consume(consumed)
-                let keepAlive = request.head.keepAlive && !closeAfterWrite
+                let keepAlive = request.head.keepAlive
                 if !keepAlive { closeAfterWrite = true }
                 let response = server.backend.respond(to: request)
                 queue(response.serialized(keepAlive: keepAlive, includeBody: request.method != .head))
@@ -93,7 +94,7 @@ final class DemoConnection: IOHandler, TimerTarget {
                     reader.continueSent()
                     queue(DemoResponse.continueLine)
                 }
-                if closeAfterWrite && output.isEmpty { close() }
+                if inputEnded && output.isEmpty { close() }
                 return
             case .refused(let response):
                 closeAfterWrite = true
@@ -133,8 +134,9 @@ final class DemoConnection: IOHandler, TimerTarget {
             return
         }
         loop.modify(stream.fd, .readable, token: token)
-        // Pipelined requests may already be waiting in `input`.
-        if !input.isEmpty { answerBufferedRequests() }
+        // Pipelined requests may already be waiting in `input`; after the client's end of
+        // input, this is also where the connection closes.
+        if !input.isEmpty || inputEnded { answerBufferedRequests() }
     }
 
     func close() {

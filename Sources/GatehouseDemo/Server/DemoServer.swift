@@ -16,8 +16,9 @@ public final class DemoServer: @unchecked Sendable {
     let backend: DemoBackend
 
     /// A connection that sends nothing for this long is closed, so idle keep-alive clients
-    /// cannot pile up.
-    static let idleTimeoutNanoseconds: UInt64 = 120 * 1_000_000_000
+    /// cannot pile up; longer than the gateway's own idle upstream connections live.
+    public static let defaultIdleTimeout = Duration.seconds(120)
+    let idleTimeoutNanoseconds: UInt64
 
     private struct Running {
         var loop: EventLoop
@@ -29,10 +30,13 @@ public final class DemoServer: @unchecked Sendable {
     private var acceptor: DemoAcceptor?
     private var connections: [ObjectIdentifier: DemoConnection] = [:]
 
-    public init(backend: DemoBackend, host: String = "127.0.0.1", port: Int) {
+    public init(backend: DemoBackend, host: String = "127.0.0.1", port: Int,
+                idleTimeout: Duration = DemoServer.defaultIdleTimeout) {
         self.backend = backend
         self.host = host
         self.port = port
+        let (seconds, attoseconds) = idleTimeout.components
+        idleTimeoutNanoseconds = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
     }
 
     // MARK: - Lifecycle

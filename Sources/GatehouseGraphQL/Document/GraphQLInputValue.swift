@@ -1,6 +1,6 @@
 /// A value as written in a document, before execution: like JSON, plus variable references and
 /// enum values (which JSON would make indistinguishable from strings).
-public indirect enum GraphQLInputValue: Sendable, Equatable {
+public enum GraphQLInputValue: Sendable, Equatable {
     /// `$name`, without the `$`.
     case variable(String)
     /// An Int or Float, exactly as written.

@@ -1,6 +1,6 @@
 /// One entry of a selection set, kept when the document is parsed with `keepingSelections`
 /// (an executor needs them; the gateway's policy does not, so it never pays for them).
-public indirect enum GraphQLSelection: Sendable, Equatable {
+public enum GraphQLSelection: Sendable, Equatable {
     case field(GraphQLField)
     /// `...Name @directive`.
     case fragmentSpread(name: String, directives: [GraphQLDirective])

@@ -157,16 +157,15 @@ public struct GraphQLParser {
         try advance()
         var selections: [GraphQLSelection] = []
         repeat {
-            let selection = try parseSelection()
-            if keepsSelections { selections.append(selection) }
+            if let selection = try parseSelection() { selections.append(selection) }
         } while token.kind != .braceClose
         depth -= 1
         try advance()
         return selections
     }
 
-    /// Selection : Field | FragmentSpread | InlineFragment
-    private mutating func parseSelection() throws(GraphQLSyntaxError) -> GraphQLSelection {
+    /// Selection : Field | FragmentSpread | InlineFragment; nil unless the parser keeps selections.
+    private mutating func parseSelection() throws(GraphQLSyntaxError) -> GraphQLSelection? {
         if token.kind == .spread {
             try advance()
             if token.kind == .name, !isName("on") {
@@ -175,7 +174,8 @@ public struct GraphQLParser {
                 if spreadNames.insert(name).inserted {
                     spreads.append(GraphQLFragmentSpread(name: name, position: position))
                 }
-                return .fragmentSpread(name: name, directives: try parseDirectives(isConst: false))
+                let directives = try parseDirectives(isConst: false)
+                return keepsSelections ? .fragmentSpread(name: name, directives: directives) : nil
             }
             var typeCondition: String?
             if isName("on") {
@@ -183,10 +183,12 @@ public struct GraphQLParser {
                 typeCondition = try parseName()
             }
             let directives = try parseDirectives(isConst: false)
-            return .inlineFragment(typeCondition: typeCondition, directives: directives,
-                                   selections: try parseSelectionSet())
+            let selections = try parseSelectionSet()
+            return keepsSelections
+                ? .inlineFragment(typeCondition: typeCondition, directives: directives, selections: selections) : nil
         }
-        return .field(try parseField())
+        let field = try parseField()
+        return keepsSelections ? .field(field) : nil
     }
 
     /// Field : Alias? Name Arguments? Directives? SelectionSet?

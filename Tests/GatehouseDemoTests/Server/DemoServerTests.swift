@@ -14,9 +14,9 @@ import Testing
         DemoServer(backend: DemoTestSupport.backend(), port: port)
     }
 
-    /// Connects, sends `parts` one by one (waiting `pauseMicroseconds` between them), and reads
-    /// until the backend closes the connection.
-    static func exchange(_ parts: [String], pauseMicroseconds: UInt32 = 0) throws -> String {
+    /// Connects, sends `parts` one by one (waiting `pauseMicroseconds` between them), shuts its
+    /// sending side when `endInput`, and reads until the backend closes the connection.
+    static func exchange(_ parts: [String], pauseMicroseconds: UInt32 = 0, endInput: Bool = false) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
         defer { close(fd) }
@@ -37,6 +37,7 @@ import Testing
             #expect(bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count)
             if pauseMicroseconds > 0 { usleep(pauseMicroseconds) }
         }
+        if endInput { shutdown(fd, Int32(SHUT_WR)) }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -69,6 +70,18 @@ import Testing
         #expect(responses[1].hasSuffix("\r\n\r\n" + appsetting))
         #expect(responses[2].contains("Connection: close\r\n"))
         #expect(responses[2].contains(#""slug":"cycling-tuscany""#))
+    }
+
+    @Test func answersEveryRequestSentBeforeTheClientEndedItsInput() throws {
+        let server = Self.server()
+        try server.start()
+        defer { server.stop() }
+        let query = #"{"query":"{ appsetting { minVersion } }"}"#
+        let answer = try Self.exchange([DemoTestSupport.post("/graphql", query) + DemoTestSupport.post("/graphql", query)],
+                                       endInput: true)
+        let responses = Array(answer.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst())
+        #expect(responses.count == 2)
+        #expect(responses.allSatisfy { $0.hasSuffix(#"{"data":{"appsetting":{"minVersion":"1.0.0"}}}"#) })
     }
 
     @Test func answersRequestsThatArriveInPieces() throws {
@@ -113,6 +126,15 @@ import Testing
         #expect(answer.hasPrefix("HTTP/1.1 \(statusLine)\r\n"))
         #expect(answer.contains("Connection: close\r\n"))
         #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2)
+    }
+
+    @Test func closesAConnectionThatStaysSilent() throws {
+        let server = DemoServer(backend: DemoTestSupport.backend(), port: Self.port, idleTimeout: .milliseconds(50))
+        try server.start()
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        #expect(try Self.exchange([]) == "")
+        #expect(ContinuousClock.now - started < .seconds(Self.receiveTimeoutSeconds))
     }
 
     @Test func refusesASecondStartAndABusyPort() throws {
