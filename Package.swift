@@ -2,9 +2,11 @@
 import PackageDescription
 
 // One target per layer; dependencies point down only:
-// gatehouse (CLI) -> GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims.
+// gatehouse (CLI) -> GatehouseDemo / GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims.
 // GatehouseGraphQL (GraphQL lexer and parser, JSON, GraphQL-over-HTTP request decoding) is pure: no
 // sockets, no HTTP statuses; it uses GatehouseHTTP only for the one percent-decoder.
+// GatehouseDemo is the backend `gatehouse demo` runs, built on the same IO, HTTP and GraphQL code
+// (and GatehouseCore only to mint its login tokens); the gateway itself never depends on it.
 let package = Package(
     name: "Gatehouse",
     products: [
@@ -26,7 +28,10 @@ let package = Package(
         .target(name: "GatehouseCore",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseConfig",
                                "COpenSSL", "CZlib", "CLinux"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseCore", "GatehouseHTTP", "GatehouseGraphQL"]),
+        .target(name: "GatehouseDemo",
+                dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseCore"]),
+        .executableTarget(name: "gatehouse",
+                          dependencies: ["GatehouseCore", "GatehouseDemo", "GatehouseHTTP", "GatehouseGraphQL"]),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
@@ -34,7 +39,7 @@ let package = Package(
         .testTarget(name: "GatehouseGraphQLTests", dependencies: ["GatehouseGraphQL"]),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseGraphQL"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "gatehouseTests", dependencies: ["gatehouse"]),
+        .testTarget(name: "GatehouseDemoTests", dependencies: ["GatehouseDemo", "GatehouseGraphQL", "GatehouseHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

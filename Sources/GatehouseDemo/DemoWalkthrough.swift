@@ -1,8 +1,8 @@
 /// The ready-to-paste curl commands `gatehouse demo` prints once the gateway is up.
-extension DemoBackend {
+public enum DemoWalkthrough {
     /// `token` is a user token for the authenticated door (valid for an hour), so every command
     /// works when pasted as is; step 1 shows how an app obtains one.
-    static func curlWalkthrough(gatewayPort: Int, token: String) -> String {
+    public static func curlCommands(gatewayPort: Int, token: String) -> String {
         let base = "http://127.0.0.1:\(gatewayPort)"
         let json = "-H 'Content-Type: application/json'"
         let login = #"{"query":"mutation createUserToken($email: String!, $password: String!) "#
@@ -34,6 +34,7 @@ extension DemoBackend {
 
         # 6. A stored operation called by name with GET, variables typed from its definition
         curl -s "\(base)/ops/listMoviesByGenre?genre=comedy&limit=5" -H "Authorization: Bearer $TOKEN"
+        curl -s "\(base)/ops/getMovieByKey?key=m7" -H "Authorization: Bearer $TOKEN"
 
         """
     }
