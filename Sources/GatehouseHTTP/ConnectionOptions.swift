@@ -1,6 +1,8 @@
 /// Reads the comma-separated token list of a `Connection` header (RFC 9110 §7.6.1).
 struct ConnectionOptions {
-    /// Every listed token, trimmed.
+    /// Every listed token other than `close` and `keep-alive`, trimmed: the header fields the
+    /// sender declared hop-by-hop. (`close` names no field and `Keep-Alive` is hop-by-hop by
+    /// definition, so the usual `Connection: keep-alive` costs no allocation.)
     var tokens: [Range<Int>] = []
     var close = false
     var keepAlive = false
@@ -30,8 +32,9 @@ struct ConnectionOptions {
             close = true
         } else if HeaderNames.asciiCaseInsensitiveEquals(token, HeaderNames.keepAlive) {
             keepAlive = true
+        } else {
+            tokens.append(element)
         }
-        tokens.append(element)
         return true
     }
 }
