@@ -41,6 +41,8 @@ final class Exchange {
     let head: RequestHead
     let snapshot: GatewaySnapshot
     let requestID: String
+    /// The W3C trace this request belongs to: the client's, or one the gateway started.
+    let traceContext: TraceContext
     let startedAt: UInt64
     var route: CompiledRoute?
     var keepAlive: Bool
@@ -99,6 +101,7 @@ final class Exchange {
         self.head = head
         self.snapshot = snapshot
         self.requestID = requestID
+        traceContext = connection.worker.traceContext(for: head)
         startedAt = connection.loop.now
         keepAlive = head.keepAlive
         bytesIn = headBytes
@@ -255,7 +258,7 @@ final class Exchange {
                 requestID: requestID, method: method, path: path, route: route?.label, status: status,
                 upstreamStatus: upstreamStatus, durationNanos: duration, upstreamNanos: upstreamNanos,
                 bytesIn: bytesIn, bytesOut: bytesOut, client: connection.client.text, errorCode: errorCode,
-                subject: subject))
+                subject: subject, traceContext: traceContext))
         }
     }
 }

@@ -56,6 +56,8 @@ enum UpstreamRequestWriter {
             out.append(exchange.connection.isTLS ? "\r\nX-Forwarded-Proto: https\r\nX-Request-Id: "
                                                  : "\r\nX-Forwarded-Proto: http\r\nX-Request-Id: ")
             out.append(string: exchange.requestID)
+            out.append("\r\ntraceparent: ")
+            exchange.traceContext.withHeaderValue { out.append($0) }
             if let rewrite {
                 if rewrite.contentTypeJSON { out.append("\r\nContent-Type: application/json") }
                 if let body = rewrite.body {

@@ -1,7 +1,7 @@
 import GatehouseHTTP
 
 /// Routing happens on the exact bytes that will be forwarded, so anything another hop could read
-/// differently is refused rather than normalized (README, "Paths").
+/// differently is refused rather than normalized (README, "Hardening").
 public enum PathValidator {
     /// nil when `path` (the request target before any `?`) is acceptable; else why it is not.
     /// Allocation-free: it runs on every request.
