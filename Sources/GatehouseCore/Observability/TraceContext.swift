@@ -15,10 +15,13 @@ struct TraceContext: Equatable {
     /// The `sampled` trace flag: a trace the gateway starts is recorded downstream.
     static let sampled: UInt8 = 0x01
 
+    // Field positions in the value; each field is preceded by a `-`.
     private static let traceIDOffset = 3
     private static let parentIDOffset = 36
     private static let flagsOffset = 53
-    private static let dashOffsets = [2, 35, 52]
+    /// Hex digits of one 64-bit word, and of the one-byte flags.
+    private static let wordDigits = 16
+    private static let flagsDigits = 2
 
     // MARK: - Parsing
 
@@ -27,11 +30,12 @@ struct TraceContext: Equatable {
     /// they are replaced rather than forwarded with a version the gateway did not check.
     static func parse(_ value: UnsafeRawBufferPointer) -> TraceContext? {
         guard value.count == headerLength, value[0] == UInt8(ascii: "0"), value[1] == UInt8(ascii: "0"),
-              value[2] == UInt8(ascii: "-"), value[35] == UInt8(ascii: "-"), value[52] == UInt8(ascii: "-"),
-              let high = hexWord(value, at: traceIDOffset, digits: 16),
-              let low = hexWord(value, at: traceIDOffset + 16, digits: 16),
-              let parent = hexWord(value, at: parentIDOffset, digits: 16),
-              let flags = hexWord(value, at: flagsOffset, digits: 2) else { return nil }
+              value[traceIDOffset - 1] == UInt8(ascii: "-"), value[parentIDOffset - 1] == UInt8(ascii: "-"),
+              value[flagsOffset - 1] == UInt8(ascii: "-"),
+              let high = hexWord(value, at: traceIDOffset, digits: Self.wordDigits),
+              let low = hexWord(value, at: traceIDOffset + Self.wordDigits, digits: Self.wordDigits),
+              let parent = hexWord(value, at: parentIDOffset, digits: Self.wordDigits),
+              let flags = hexWord(value, at: flagsOffset, digits: Self.flagsDigits) else { return nil }
         guard high | low != 0, parent != 0 else { return nil }
         return TraceContext(traceIDHigh: high, traceIDLow: low, parentID: parent, flags: UInt8(flags))
     }
@@ -81,11 +85,13 @@ struct TraceContext: Equatable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.headerLength) { buffer in
             buffer[0] = UInt8(ascii: "0")
             buffer[1] = UInt8(ascii: "0")
-            for offset in Self.dashOffsets { buffer[offset] = UInt8(ascii: "-") }
-            Self.writeHex(traceIDHigh, digits: 16, into: buffer, at: Self.traceIDOffset)
-            Self.writeHex(traceIDLow, digits: 16, into: buffer, at: Self.traceIDOffset + 16)
-            Self.writeHex(parentID, digits: 16, into: buffer, at: Self.parentIDOffset)
-            Self.writeHex(UInt64(flags), digits: 2, into: buffer, at: Self.flagsOffset)
+            buffer[Self.traceIDOffset - 1] = UInt8(ascii: "-")
+            buffer[Self.parentIDOffset - 1] = UInt8(ascii: "-")
+            buffer[Self.flagsOffset - 1] = UInt8(ascii: "-")
+            Self.writeHex(traceIDHigh, digits: Self.wordDigits, into: buffer, at: Self.traceIDOffset)
+            Self.writeHex(traceIDLow, digits: Self.wordDigits, into: buffer, at: Self.traceIDOffset + Self.wordDigits)
+            Self.writeHex(parentID, digits: Self.wordDigits, into: buffer, at: Self.parentIDOffset)
+            Self.writeHex(UInt64(flags), digits: Self.flagsDigits, into: buffer, at: Self.flagsOffset)
             return body(UnsafeRawBufferPointer(buffer))
         }
     }
