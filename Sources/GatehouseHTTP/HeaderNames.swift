@@ -21,6 +21,7 @@ public enum HeaderNames {
     public static let xRequestID: StaticString = "x-request-id"
     public static let xForwardedFor: StaticString = "x-forwarded-for"
     public static let xForwardedProto: StaticString = "x-forwarded-proto"
+    public static let traceparent: StaticString = "traceparent"
 
     // MARK: - Comparison
 

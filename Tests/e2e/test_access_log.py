@@ -12,7 +12,7 @@ from support.ports import free_port
 
 FIELDS = {"time", "request_id", "method", "path", "route", "status", "upstream_status",
           "duration_ms", "upstream_duration_ms", "bytes_in", "bytes_out", "client", "error_code",
-          "subject"}
+          "subject", "trace_id"}
 SERVICE_SECRET = "injected-secret-value-5d41"
 ROUTE_SECRET = "route-secret-value-9e10"
 QUERY_SECRET = "query-secret-7b3c"

@@ -1,12 +1,13 @@
-"""The admin listener: health, readiness and Prometheus metrics (SPEC §6)."""
+"""The admin listener: health, readiness, Prometheus metrics and the /status document."""
 
 import re
 import time
+from datetime import datetime, timezone
 
 import httpx
 import pytest
 
-from support.gateway import base_config
+from support.gateway import graphql_door_config, run_cli
 from support.graphql_client import graphql_post
 from support.raw_http import RawClient
 
@@ -24,10 +25,8 @@ REQUIRED_METRICS = [
 
 @pytest.fixture(scope="module")
 def gateway(module_gateways, graphql_upstream):
-    return module_gateways.start(lambda port, admin: base_config(
-        port, admin,
-        upstreams={"app": {"url": f"{graphql_upstream.url}/graphql"}},
-        routes=[{"path": "/graphql", "upstream": "app", "auth": "none"}]))
+    return module_gateways.start(
+        lambda port, admin: graphql_door_config(port, admin, f"{graphql_upstream.url}/graphql"))
 
 
 def samples(text: str, name: str) -> list:
@@ -127,3 +126,97 @@ def test_active_connections_gauge_sees_an_open_connection(gateway):
         assert client.read_response().status == 200
         gauge = samples(gateway.metrics_text(), "gatehouse_connections_active")
         assert gauge and sum(value for _, value in gauge) >= 1
+
+
+# MARK: - Status
+
+
+STATUS_FIELDS = {"version", "uptime_seconds", "config_loaded_at", "workers", "draining", "routes",
+                 "upstreams", "stores", "cache"}
+
+
+def status_of(gateway) -> dict:
+    response = httpx.get(f"{gateway.admin_url}/status", timeout=2)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json"
+    return response.json()
+
+
+def loaded_at(status: dict) -> datetime:
+    text = status["config_loaded_at"]
+    assert re.match(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$", text), text
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def test_status_has_every_field(gateway):
+    assert set(status_of(gateway)) == STATUS_FIELDS
+
+
+def test_status_describes_the_process(gateway):
+    status = status_of(gateway)
+    version = run_cli("version").stdout.split()[-1]
+    assert status["version"] == version
+    assert isinstance(status["uptime_seconds"], int) and status["uptime_seconds"] >= 0
+    assert abs((datetime.now(timezone.utc) - loaded_at(status)).total_seconds()) < 600
+    assert status["workers"] == 1
+    assert status["draining"] is False
+
+
+def test_status_lists_routes_and_upstream_endpoints(gateway, graphql_upstream):
+    status = status_of(gateway)
+    assert status["routes"] == [{"path": "/graphql", "methods": ["GET", "POST"], "upstream": "app",
+                                 "auth": "none", "persisted": "allow"}]
+    assert status["upstreams"] == [{
+        "name": "app", "url": f"{graphql_upstream.url}/graphql", "kind": "graphql",
+        "endpoints": [{"address": f"127.0.0.1:{graphql_upstream.port}", "healthy": True}]}]
+
+
+def test_status_does_not_invent_stores_or_cache_numbers(gateway):
+    status = status_of(gateway)
+    assert status["stores"] == []
+    assert status["cache"] is None
+
+
+def test_uptime_grows(gateway):
+    first = status_of(gateway)["uptime_seconds"]
+    time.sleep(1.1)
+    assert status_of(gateway)["uptime_seconds"] >= first + 1
+
+
+def status_config(graphql_upstream, extra_routes=()):
+    def build(port, admin):
+        config = graphql_door_config(port, admin, f"{graphql_upstream.url}/graphql", extra_routes)
+        config["auth"] = {"keys": {"type": "api_key", "header": "X-Api-Key", "keys": ["k-1"]}}
+        return config
+    return build
+
+
+def wait_for_status(gateway, predicate, timeout: float = 5.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        status = status_of(gateway)
+        if predicate(status) or time.monotonic() >= deadline:
+            return status
+        time.sleep(0.05)
+
+
+def test_config_loaded_at_moves_on_a_successful_reload_only(gateway_factory, graphql_upstream):
+    build = status_config(graphql_upstream)
+    gateway = gateway_factory.start(build)
+    before = status_of(gateway)
+    time.sleep(0.05)  # the timestamps have millisecond precision
+    gateway.reload(status_config(graphql_upstream, [
+        {"path": "/ops/*", "upstream": "app", "auth": ["keys"], "persisted": "only", "methods": ["GET"]},
+    ])(gateway.port, gateway.admin_port))
+    after = wait_for_status(gateway, lambda s: s["config_loaded_at"] != before["config_loaded_at"])
+    assert loaded_at(after) > loaded_at(before)
+    assert after["routes"][-1] == {"path": "/ops/*", "methods": ["GET"], "upstream": "app",
+                                   "auth": ["keys"], "persisted": "only"}
+    assert after["uptime_seconds"] >= before["uptime_seconds"]
+
+    gateway.reload({**build(gateway.port, gateway.admin_port), "bogus_top_level_key": 1})
+    deadline = time.monotonic() + 5
+    while "reload refused" not in gateway.stderr_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "reload refused" in gateway.stderr_text()
+    assert status_of(gateway)["config_loaded_at"] == after["config_loaded_at"]

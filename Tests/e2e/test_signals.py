@@ -81,6 +81,7 @@ def test_readyz_is_503_while_draining(gateway_factory, graphql_upstream):
         time.sleep(0.2)
         assert httpx.get(f"{gateway.admin_url}/readyz", timeout=2).status_code == 503
         assert httpx.get(f"{gateway.admin_url}/healthz", timeout=2).status_code == 200
+        assert httpx.get(f"{gateway.admin_url}/status", timeout=2).json()["draining"] is True
         assert client.read_response(timeout=10).status == 200
     assert gateway.wait_exit(timeout=5) == 0
 

@@ -1,6 +1,7 @@
-// libFuzzer entry for PathValidator (SPEC §3.2): no input may crash it, and no path it accepts
-// may hold anything another hop could normalize into a different path: no `.`/`..` segment
-// before or after decoding percent-escapes once, no `//`, no backslash, no control byte.
+// libFuzzer entry for PathValidator: no input may crash it, and no path it accepts may hold
+// anything another hop could normalize into a different path: no `.`/`..` segment before or
+// after decoding percent-escapes once, no `//`, no backslash, no control byte, no escaped `;` or
+// `%` (a second decoding), and no character that Unicode folding turns into a separator.
 import GatehouseCore
 
 private func hex(_ byte: UInt8) -> UInt8? {
@@ -37,11 +38,30 @@ private func assertNoHiddenSegments(_ path: [UInt8], _ form: String) {
     precondition(!path.contains(where: { $0 < 0x20 || $0 == 0x7F }), "accepted a control byte (\(form))")
 }
 
+/// A few of the characters whose NFKC or best-fit form is `.`, `..`, `/` or `\`: an oracle
+/// independent of the validator's own table.
+private let foldingSeparators: Set<Unicode.Scalar> = [
+    "\u{FF0E}", "\u{FF0F}", "\u{FF3C}", "\u{FE52}", "\u{FE68}", "\u{2024}", "\u{2025}", "\u{2026}",
+    "\u{2215}", "\u{2044}", "\u{2105}", "\u{3002}", "\u{FF61}",
+]
+
+private func assertNoSecondDecoding(_ sent: UnsafeRawBufferPointer, _ decoded: [UInt8]) {
+    let raw = sent.filter { $0 == 59 }.count
+    precondition(decoded.filter { $0 == 59 }.count == raw, "accepted an escaped ;")
+    precondition(!decoded.contains(37), "accepted an escaped % (double encoding)")
+    if let text = String(validating: decoded, as: UTF8.self) {
+        precondition(!text.unicodeScalars.contains(where: foldingSeparators.contains),
+                     "accepted a character that folds into a separator")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPath(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     guard PathValidator.problem(in: bytes) == nil else { return 0 }
     assertNoHiddenSegments(Array(bytes), "as sent")
-    assertNoHiddenSegments(decodedOnce(bytes), "decoded once")
+    let decoded = decodedOnce(bytes)
+    assertNoHiddenSegments(decoded, "decoded once")
+    assertNoSecondDecoding(bytes, decoded)
     return 0
 }

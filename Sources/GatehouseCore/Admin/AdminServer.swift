@@ -3,7 +3,7 @@ import GatehouseHTTP
 import GatehouseIO
 
 /// The admin listener (SPEC §6) on its own thread and loop, away from the request path:
-/// `/healthz`, `/readyz` and `/metrics`.
+/// `/healthz`, `/readyz`, `/metrics` and `/status`.
 final class AdminServer: IOHandler, @unchecked Sendable {
     private let loop = EventLoop(name: "gatehouse-admin")
     private let fd: Int32
@@ -40,6 +40,8 @@ final class AdminServer: IOHandler, @unchecked Sendable {
             return gateway.isDraining ? (503, "text/plain", "draining\n") : (200, "text/plain", "ready\n")
         case "/metrics":
             return (200, "text/plain; version=0.0.4", PrometheusText.render(gateway.workerMetrics))
+        case "/status":
+            return (200, "application/json", gateway.status.serialized + "\n")
         default:
             return (404, "text/plain", "not found\n")
         }

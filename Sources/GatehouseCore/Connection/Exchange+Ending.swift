@@ -111,7 +111,7 @@ extension Exchange {
                 path: UnsafeRawBufferPointer(rebasing: raw[head.path]), route: route, status: status,
                 upstreamStatus: upstreamStatus, durationNanos: now &- timing.started, upstreamNanos: upstreamNanos,
                 bytesIn: bytesIn, bytesOut: bytesOut, client: connection.client.text, errorCode: errorCode,
-                subject: subject))
+                subject: subject, traceContext: traceContext))
         }
     }
 }

@@ -85,6 +85,8 @@ final class Exchange {
     let head: RequestHead
     let snapshot: GatewaySnapshot
     let requestID: String
+    /// The W3C trace this request belongs to: the client's, or one the gateway started.
+    let traceContext: TraceContext
     var timing: RequestTiming
     var route: CompiledRoute?
     var keepAlive: Bool
@@ -133,6 +135,7 @@ final class Exchange {
         self.head = head
         self.snapshot = snapshot
         self.requestID = requestID
+        traceContext = connection.worker.traceContext(for: head)
         timing = RequestTiming(started: startedAt != 0 ? startedAt : MonotonicClock.nanoseconds)
         keepAlive = head.keepAlive
         bytesIn = headBytes

@@ -18,6 +18,8 @@ struct RequestRecord {
     var client: String
     var errorCode: String?
     var subject: String?
+    /// nil for requests refused before their head could be parsed.
+    var traceContext: TraceContext? = nil
 }
 
 /// JSON-lines access log of one worker. Lines collect in a buffer that is written once per
@@ -68,6 +70,14 @@ final class AccessLog {
         appendOptional(record.errorCode)
         buffer.append(contentsOf: #","subject":"#.utf8)
         appendOptional(record.subject)
+        buffer.append(contentsOf: #","trace_id":"#.utf8)
+        if let trace = record.traceContext {
+            buffer.append(UInt8(ascii: "\""))
+            trace.withTraceIDHex { buffer.append(contentsOf: $0) }
+            buffer.append(UInt8(ascii: "\""))
+        } else {
+            buffer.append(contentsOf: "null".utf8)
+        }
         buffer.append(contentsOf: "}\n".utf8)
         if buffer.count > 32 * 1024 {
             flush()

@@ -1,8 +1,8 @@
 import CLinux
 
 /// Makes request ids (32 hex digits from a per-worker xoshiro256** generator seeded by the
-/// kernel) and checks client-sent ones.
-struct RequestIDGenerator {
+/// kernel) and checks client-sent ones. It is the worker's random source for trace ids too.
+struct RequestIDGenerator: RandomNumberGenerator {
     private var state: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     init() {
@@ -10,7 +10,7 @@ struct RequestIDGenerator {
         if state == (0, 0, 0, 0) { state.0 = 0x9E37_79B9_7F4A_7C15 }
     }
 
-    private mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         let result = rotl(state.1 &* 5, 7) &* 9
         let t = state.1 << 17
         state.2 ^= state.0

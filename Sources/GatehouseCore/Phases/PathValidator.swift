@@ -1,17 +1,15 @@
 import GatehouseHTTP
 
-/// SPEC §3.2: routing happens on the exact bytes that will be forwarded, so anything another
-/// hop could read differently is refused rather than normalized.
+/// Routing happens on the exact bytes that will be forwarded, so anything another hop could read
+/// differently is refused rather than normalized (README, "Hardening").
 public enum PathValidator {
     /// nil when `path` (the request target before any `?`) is acceptable; else why it is not.
+    /// Allocation-free: it runs on every request.
     public static func problem(in path: UnsafeRawBufferPointer) -> String? {
         guard let first = path.first, first == UInt8(ascii: "/") else { return "The path must start with /." }
         let count = path.count
         var segmentStart = 1
         var i = 1
-        // Escaped bytes above 0x7F must form valid UTF-8: an overlong form such as %c0%ae is a
-        // `.` to a lenient decoder.
-        var escapesNonASCII = false
         while i < count {
             let byte = path[i]
             switch byte {
@@ -22,16 +20,23 @@ public enum PathValidator {
             case UInt8(ascii: "#"):
                 return "The path contains a fragment."
             case UInt8(ascii: "%"):
-                guard i + 2 < count, let high = PercentDecoding.hexValue(path[i + 1]), let low = PercentDecoding.hexValue(path[i + 2]) else {
+                guard let decoded = escapedByte(in: path, at: i) else {
                     return "The path contains an invalid percent-escape."
                 }
-                let decoded = high << 4 | low
-                if decoded == UInt8(ascii: "/") || decoded == UInt8(ascii: "\\") || decoded == UInt8(ascii: ".")
-                    || decoded == 0 || decoded < 0x20 || decoded == 0x7F {
-                    return "The path contains an encoded slash, backslash, dot or control byte."
+                if decoded < asciiLimit {
+                    if let why = escapedASCIIProblem(decoded) { return why }
+                    i += escapeLength
+                    continue
                 }
-                if decoded >= 0x80 { escapesNonASCII = true }
-                i += 3
+                // Escaped bytes above 0x7F must form valid UTF-8 (an overlong %c0%ae is a `.` to a
+                // lenient decoder), and the character must not fold into a separator.
+                guard let (scalar, end) = escapedScalar(in: path, at: i, lead: decoded) else {
+                    return "The path contains percent-escapes that are not valid UTF-8."
+                }
+                if FoldingSeparators.contains(scalar) {
+                    return "The path contains a character that folds to a dot, slash or backslash."
+                }
+                i = end
                 continue
             case UInt8(ascii: "/"):
                 if let why = segmentProblem(path, segmentStart, i) { return why }
@@ -41,10 +46,39 @@ public enum PathValidator {
             }
             i += 1
         }
-        if escapesNonASCII && PercentDecoding.decode(Array(path)[...], plusIsSpace: false) == nil {
-            return "The path contains percent-escapes that are not valid UTF-8."
-        }
         return segmentProblem(path, segmentStart, count, last: true)
+    }
+
+    /// Bytes below this are ASCII; from it on an escape starts a UTF-8 sequence.
+    static let asciiLimit: UInt8 = 0x80
+    /// "%XX".
+    static let escapeLength = 3
+
+    /// Why an escaped ASCII byte is refused: each is a separator, a parameter start, a second
+    /// round of decoding or a control byte to some hop that decodes before it splits.
+    @inline(__always)
+    private static func escapedASCIIProblem(_ decoded: UInt8) -> String? {
+        switch decoded {
+        case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "."), 0x00..<0x20, 0x7F:
+            return "The path contains an encoded slash, backslash, dot or control byte."
+        case UInt8(ascii: ";"):
+            // `..%3b` is `..;` (a dot segment with a parameter) to a backend that decodes first.
+            return "The path contains an encoded semicolon."
+        case UInt8(ascii: "%"):
+            // `%252e` is `%2e` after one decoding and `.` after a second one.
+            return "The path contains an encoded percent sign (double encoding)."
+        default:
+            return nil
+        }
+    }
+
+    /// The byte an escape at `index` stands for; nil when `index` does not start a valid `%XX`.
+    @inline(__always)
+    static func escapedByte(in path: UnsafeRawBufferPointer, at index: Int) -> UInt8? {
+        guard index + 2 < path.count, path[index] == UInt8(ascii: "%"),
+              let high = PercentDecoding.hexValue(path[index + 1]),
+              let low = PercentDecoding.hexValue(path[index + 2]) else { return nil }
+        return high << 4 | low
     }
 
     /// A segment's name ends at its first `;` (path parameters): `..;x` is `..` to servlet

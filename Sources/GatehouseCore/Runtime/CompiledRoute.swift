@@ -72,7 +72,7 @@ public final class CompiledRoute: Sendable {
 
         var dropped = Set(["host", "x-forwarded-for", "x-forwarded-proto", "x-request-id", "content-length",
                            "transfer-encoding", "connection", "keep-alive", "proxy-connection", "te", "trailer",
-                           "upgrade", "expect"])
+                           "upgrade", "expect", "traceparent"])
         dropped.formUnion(removed)
         dropped.formUnion(upstream.config.headers.map { $0.name.lowercased() })
         dropped.formUnion(config.headersSet.map { $0.name.lowercased() })

@@ -26,9 +26,18 @@ public final class Gateway: @unchecked Sendable {
     private let draining = Atomic<Bool>(false)
     private let finishedWorkers = Atomic<Int>(0)
     private var logFD: Int32 = -1
+    /// What `/status` reports of the configuration, read from the admin thread.
+    private let loaded: Mutex<LoadedConfig>
+    private let startedAtMonotonic = gh_monotonic_ns()
+
+    private struct LoadedConfig: Sendable {
+        var snapshot: GatewaySnapshot
+        var atNanos: Int64
+    }
 
     public init(snapshot: GatewaySnapshot) {
         self.snapshot = snapshot
+        loaded = Mutex(LoadedConfig(snapshot: snapshot, atNanos: gh_realtime_ns()))
     }
 
     public var isDraining: Bool { draining.load(ordering: .relaxed) }
@@ -75,9 +84,19 @@ public final class Gateway: @unchecked Sendable {
     /// The metrics of every worker, for the admin endpoint.
     var workerMetrics: [WorkerMetrics] { workers.map(\.metrics) }
 
+    /// The admin `/status` document for this moment.
+    var status: StatusReport {
+        let current = loaded.withLock { $0 }
+        return StatusReport(version: GatehouseVersion.current,
+                            uptimeSeconds: Int64((gh_monotonic_ns() - startedAtMonotonic) / 1_000_000_000),
+                            configLoadedAtNanos: current.atNanos, workers: workers.count, draining: isDraining,
+                            snapshot: current.snapshot)
+    }
+
     /// Hands a new configuration to every worker; in-flight requests finish under the old one.
     public func reload(_ newer: GatewaySnapshot) {
         snapshot = newer
+        loaded.withLock { $0 = LoadedConfig(snapshot: newer, atNanos: gh_realtime_ns()) }
         for worker in workers {
             worker.loop.post { _ in worker.install(newer) }
         }

@@ -17,7 +17,8 @@ public final class Worker: @unchecked Sendable {
     private var poolsByKey: [String: UpstreamPool] = [:]
     private var routeMetricsByIndex: [RouteMetrics] = []
     private let unroutedMetrics: RouteMetrics
-    private var requestIDs = RequestIDGenerator()
+    /// Also the random source for new trace contexts (Worker+TraceContext.swift).
+    var requestIDs = RequestIDGenerator()
     let buffers = BufferPool(limit: 1024)
     let gzipStreams = GzipStreamPool(limit: 16)
     private var connections: [ObjectIdentifier: ClientConnection] = [:]

@@ -33,7 +33,7 @@ enum UpstreamRequestWriter {
             for field in head.headers {
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
                 if head.isHopByHop(field) || isDropped(name, route.droppedHeaderNames)
-                    || (!trustedPeer && isDropped(name, Self.proxyAssertedHeaders))
+                    || ClientAssertedHeaders.isDropped(name, trustedPeer: trustedPeer)
                     || (rewrite?.contentTypeJSON == true && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType)) {
                     if forwardedFor == nil && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xForwardedFor) {
                         forwardedFor = UnsafeRawBufferPointer(rebasing: raw[field.value])
@@ -56,6 +56,8 @@ enum UpstreamRequestWriter {
             out.append(exchange.connection.isTLS ? "\r\nX-Forwarded-Proto: https\r\nX-Request-Id: "
                                                  : "\r\nX-Forwarded-Proto: http\r\nX-Request-Id: ")
             out.append(string: exchange.requestID)
+            out.append("\r\ntraceparent: ")
+            exchange.traceContext.withHeaderValue { out.append($0) }
             if let rewrite {
                 if rewrite.contentTypeJSON { out.append("\r\nContent-Type: application/json") }
                 if let body = rewrite.body {
@@ -85,13 +87,6 @@ enum UpstreamRequestWriter {
             out.append("\r\n\r\n")
         }
     }
-
-    /// Headers only a proxy may assert (where the request came from, what URL it had): a client
-    /// that is not a trusted proxy could otherwise lie to a backend that believes them.
-    static let proxyAssertedHeaders: [[UInt8]] = [
-        "forwarded", "x-forwarded-host", "x-forwarded-port", "x-forwarded-prefix", "x-forwarded-server",
-        "x-forwarded-ssl", "x-real-ip", "x-client-ip", "x-original-url", "x-rewrite-url", "x-original-uri",
-    ].map { Array($0.utf8) }
 
     /// Exact routes go to the upstream base path; prefix routes append what follows the prefix.
     private static func writePath(route: CompiledRoute, path: UnsafeRawBufferPointer, into out: inout ByteBuffer) {

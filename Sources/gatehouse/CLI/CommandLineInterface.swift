@@ -4,7 +4,7 @@ import GatehouseCore
 
 /// Parses the command line and runs the subcommand.
 enum CommandLineInterface {
-    static let version = "0.1.0"
+    static let version = GatehouseVersion.current
 
     static let usage = """
     usage: gatehouse [run] [--config PATH]

@@ -62,8 +62,6 @@ SLASHES = [
     refused("invalid-escape", get(b"/public/%zz")),
     refused("truncated-escape", get(b"/public/%2")),
     refused("percent-at-end", get(b"/public/%")),
-    passes("encoded-percent-stays-encoded", get(b"/public/%252e%252e/graphql"),
-           public("/public/%252e%252e/graphql")),
     passes("encoded-space", get(b"/public/a%20b"), public("/public/a%20b")),
     passes("encoded-letters-forwarded-as-sent", get(b"/public/%61"), public("/public/%61")),
     passes("trailing-slash-on-prefix", get(b"/public/x/"), public("/public/x/")),

@@ -29,6 +29,9 @@ UPGRADE = ("Upgrades are not tunnelled: the request is served as plain HTTP with
            " no backend switches protocols behind the gateway.")
 OWS = ("RFC 9110 allows whitespace around a field value; the value is still exactly one decimal "
        "number.")
+DECODED = ("Forwarded as sent, it reaches a backend that decodes `%3b` before stripping `;` "
+           "parameters, decodes twice, or folds Unicode, and resolves there to a door the gateway "
+           "did not route to; refusing leaves nothing to resolve.")
 ANSWERED = ("A client that shut down only its sending side still reads: the request is complete, so "
             "it is forwarded and answered, as haproxy does.")
 
@@ -135,4 +138,47 @@ DIFFERENCES = {
     "chunked-without-last-chunk-then-eof": ("nginx 1.22 closes without an answer; haproxy 2.6 forwards it.", CHUNK),
     "complete-get-then-eof": ("nginx 1.22 closes without an answer; haproxy 2.6 forwards it.", ANSWERED),
     "complete-post-then-eof": ("nginx 1.22 closes without an answer; haproxy 2.6 forwards it.", ANSWERED),
+    "dotdot-encoded-semicolon-lower": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "dotdot-encoded-semicolon-upper": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "dot-encoded-semicolon-lower": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "dot-encoded-semicolon-upper": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "encoded-dotdot-encoded-semicolon": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "encoded-semicolon-middle-segment": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "encoded-semicolon-last-segment": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "encoded-semicolon-inside-name": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "encoded-semicolon-in-parameter": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "semicolon-then-encoded-semicolon": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "encoded-semicolon-on-post": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-dotdot-lower": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-dotdot-upper": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-dot-mixed": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-hex-digits": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-slash-upper": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-backslash": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-semicolon": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "triple-encoded-dotdot": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "double-encoded-last-segment": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "encoded-percent-alone": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fullwidth-dotdot-lower": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fullwidth-dotdot-upper": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fullwidth-dot-then-dot": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fullwidth-dotdot-encoded-semicolon": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fullwidth-dotdot-last-segment": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fullwidth-solidus": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fullwidth-reverse-solidus": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "small-full-stop": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "small-reverse-solidus": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "one-dot-leader": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "two-dot-leader": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "horizontal-ellipsis": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "vertical-two-dot-leader": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "care-of-contains-slash": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "digit-full-stop": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "digit-zero-full-stop-astral": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "division-slash-lower": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "division-slash-upper": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "fraction-slash": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "set-minus-backslash": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "ideographic-full-stop": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
+    "halfwidth-ideographic-full-stop": ("nginx 1.22 forwards it; haproxy 2.6 forwards it.", DECODED),
 }

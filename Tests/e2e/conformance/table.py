@@ -4,7 +4,7 @@ how nginx 1.22 and haproxy 2.6 differ on it (differences.py) in its note."""
 from dataclasses import replace
 
 from . import cases_forwarding, cases_framing, cases_headers, cases_paths, cases_pipelining
-from . import cases_request_line
+from . import cases_client_headers, cases_encoded_separators, cases_request_line
 from .differences import DIFFERENCES
 
 
@@ -17,7 +17,8 @@ def _with_difference(case):
 
 
 _ROWS = (cases_framing.CASES + cases_request_line.CASES + cases_headers.CASES + cases_paths.CASES
-         + cases_forwarding.CASES + cases_pipelining.CASES)
+         + cases_encoded_separators.CASES + cases_forwarding.CASES + cases_client_headers.CASES
+         + cases_pipelining.CASES)
 CASES = [_with_difference(case) for case in _ROWS]
 
 _ids = [case.id for case in CASES]

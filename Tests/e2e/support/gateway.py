@@ -46,6 +46,13 @@ def base_config(listen_port: int, admin_port: int, upstreams: dict, routes: list
     return {"server": server, "upstreams": upstreams, "routes": routes}
 
 
+def graphql_door_config(listen_port: int, admin_port: int, graphql_url: str, extra_routes=()) -> dict:
+    """One public route, /graphql, to upstream `app` at `graphql_url` (e.g. the strawberry
+    upstream's /graphql), plus `extra_routes`."""
+    return base_config(listen_port, admin_port, upstreams={"app": {"url": graphql_url}},
+                       routes=[{"path": "/graphql", "upstream": "app", "auth": "none"}, *extra_routes])
+
+
 # MARK: - Process
 
 

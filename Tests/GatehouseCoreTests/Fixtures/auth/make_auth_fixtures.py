@@ -14,7 +14,7 @@ import jwt
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa, utils
 
-OUT = pathlib.Path(__file__).resolve().parents[2] / "AuthFixtures.swift"
+OUT = pathlib.Path(__file__).resolve().parents[2] / "Auth" / "AuthFixtures.swift"
 
 # Every generated token carries these claims; the tests verify them at NOW.
 CLAIMS = {"sub": "alice", "iss": "https://auth.example.com/", "aud": "ios-app",

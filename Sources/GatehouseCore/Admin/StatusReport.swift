@@ -1,0 +1,67 @@
+import GatehouseGraphQL
+import GatehouseConfig
+
+/// The admin `GET /status` document (README, "Observability"): what this process is running, as JSON
+/// built with the project's own serializer.
+struct StatusReport {
+    var version: String
+    var uptimeSeconds: Int64
+    /// Wall-clock time of the last successful (re)load, nanoseconds since the Unix epoch.
+    var configLoadedAtNanos: Int64
+    var workers: Int
+    var draining: Bool
+    var snapshot: GatewaySnapshot
+
+    var json: JSONValue {
+        .object([
+            "version": .string(version),
+            "uptime_seconds": .number(String(uptimeSeconds)),
+            "config_loaded_at": .string(Self.rfc3339(configLoadedAtNanos)),
+            "workers": .number(String(workers)),
+            "draining": .bool(draining),
+            "routes": .array(snapshot.routes.map(Self.route)),
+            "upstreams": .array(snapshot.upstreams.map(Self.upstream)),
+            // Shared stores and the response cache do not exist yet: an empty list and null,
+            // not made-up numbers.
+            "stores": .array([]),
+            "cache": .null,
+        ])
+    }
+
+    var serialized: String { json.serializedString }
+
+    private static func route(_ route: CompiledRoute) -> JSONValue {
+        let config = route.config
+        let auth: JSONValue
+        switch config.auth {
+        case .none: auth = .string("none")
+        case .anyOf(let names): auth = .array(names.map(JSONValue.string))
+        }
+        return .object([
+            "path": .string(config.path),
+            "methods": .array(config.methods.map(JSONValue.string)),
+            "upstream": .string(config.upstream),
+            "auth": auth,
+            "persisted": .string(config.persisted.rawValue),
+        ])
+    }
+
+    private static func upstream(_ upstream: CompiledUpstream) -> JSONValue {
+        let (host, port) = upstream.address.hostAndPort
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return .object([
+            "name": .string(upstream.config.name),
+            "url": .string(upstream.config.url.description),
+            "kind": .string(upstream.config.kind.rawValue),
+            // One endpoint per resolved address. Endpoint health checks do not exist yet, so
+            // every endpoint is reported healthy; a failing one shows in the upstream metrics.
+            "endpoints": .array([.object(["address": .string(address), "healthy": .bool(true)])]),
+        ])
+    }
+
+    private static func rfc3339(_ nanos: Int64) -> String {
+        var bytes: [UInt8] = []
+        Timestamp.appendISO8601(nanos: nanos, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
