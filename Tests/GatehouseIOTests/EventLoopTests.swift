@@ -1,0 +1,118 @@
+import CLinux
+import Glibc
+import Synchronization
+import Testing
+@testable import GatehouseIO
+
+/// The event loop and its poller against real descriptors (a socket pair): readiness reaches the
+/// registered handler, interest changes take effect, stale events of a reused descriptor number
+/// are dropped, timers and deferred work run, and other threads reach the loop through `post`.
+@Suite(.serialized) struct EventLoopTests {
+    final class Recorder: IOHandler, TimerTarget {
+        var events: [EventSet] = []
+        var deadline: UInt64 = 0
+        var scheduledDeadline: UInt64 = 0
+        var fired: [UInt64] = []
+        var onEvent: (EventSet) -> Void = { _ in }
+        func handleEvents(_ events: EventSet) {
+            self.events.append(events)
+            onEvent(events)
+        }
+        func deadlineReached(now: UInt64) { fired.append(now) }
+    }
+
+    static func socketPair() -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0)
+        return (fds[0], fds[1])
+    }
+
+    /// Stops its loop when its deadline comes.
+    final class Stopper: TimerTarget {
+        var deadline: UInt64 = 0
+        var scheduledDeadline: UInt64 = 0
+        unowned let loop: EventLoop
+        init(_ loop: EventLoop) { self.loop = loop }
+        func deadlineReached(now: UInt64) { loop.stop() }
+    }
+
+    /// Runs `loop` until something stops it or `limitNanos` pass (so a broken test cannot hang).
+    static func run(_ loop: EventLoop, for limitNanos: UInt64 = 1_000_000_000) {
+        let stopper = Stopper(loop)
+        stopper.deadline = MonotonicClock.nanoseconds + limitNanos
+        loop.scheduleDeadline(stopper)
+        loop.run()
+    }
+
+    @Test func readinessReachesTheHandler() {
+        let loop = EventLoop(name: "test")
+        let (a, b) = Self.socketPair()
+        defer { Syscalls.close(a); Syscalls.close(b) }
+        let recorder = Recorder()
+        loop.register(a, .readable, handler: recorder)
+        recorder.onEvent = { _ in loop.stop() }
+        var byte: UInt8 = 7
+        #expect(Syscalls.write(b, &byte, 1) == .done(1))
+        Self.run(loop)
+        #expect(recorder.events.first?.contains(.readable) == true)
+    }
+
+    @Test func interestChangesTakeEffect() {
+        let loop = EventLoop(name: "test")
+        let (a, b) = Self.socketPair()
+        defer { Syscalls.close(a); Syscalls.close(b) }
+        let recorder = Recorder()
+        let token = loop.register(a, [], handler: recorder)
+        // Nothing watched: a writable socket reports nothing.
+        Self.run(loop, for: 50_000_000)
+        #expect(recorder.events.isEmpty)
+        loop.modify(a, .writable, token: token)
+        recorder.onEvent = { _ in loop.stop() }
+        Self.run(loop)
+        #expect(recorder.events.first?.contains(.writable) == true)
+    }
+
+    @Test func staleEventsForAReusedDescriptorAreDropped() {
+        let loop = EventLoop(name: "test")
+        let (a, b) = Self.socketPair()
+        defer { Syscalls.close(b) }
+        let old = Recorder()
+        let oldToken = loop.register(a, .readable, handler: old)
+        loop.unregister(a)
+        let new = Recorder()
+        let newToken = loop.register(a, [], handler: new)
+        #expect(oldToken != newToken)  // the generation in the token changed
+        Syscalls.close(a)
+        #expect(old.events.isEmpty && new.events.isEmpty)
+    }
+
+    @Test func timersFireInOrderAndDeferredWorkRunsAfterTheEvent() {
+        let loop = EventLoop(name: "test")
+        let early = Recorder(), late = Recorder()
+        let now = loop.now
+        late.deadline = now + 30_000_000
+        early.deadline = now + 10_000_000
+        loop.scheduleDeadline(late)
+        loop.scheduleDeadline(early)
+        var order: [String] = []
+        loop.defer_ { order.append("deferred") }
+        Self.run(loop, for: 60_000_000)
+        #expect(early.fired.count == 1 && late.fired.count == 1)
+        #expect(early.fired[0] <= late.fired[0])
+        #expect(order == ["deferred"])
+    }
+
+    @Test func otherThreadsPostToTheLoop() {
+        let loop = EventLoop(name: "test")
+        let received = Mutex<[Int]>([])
+        let thread = WorkerThread.start(name: "poster") {
+            for value in 1...3 {
+                loop.post { _ in received.withLock { $0.append(value) } }
+            }
+            loop.post { loop in loop.stop() }
+        }
+        Self.run(loop)
+        WorkerThread.join(thread)
+        #expect(received.withLock { $0 } == [1, 2, 3])
+    }
+}
