@@ -34,22 +34,6 @@ public enum Syscalls {
         }
     }
 
-    /// Writes several buffers in one call (head and body together).
-    @inline(__always)
-    public static func writev(_ fd: Int32, _ iov: UnsafePointer<iovec>, _ count: Int32) -> IOResult {
-        while true {
-            var header = msghdr()
-            header.msg_iov = UnsafeMutablePointer(mutating: iov)
-            header.msg_iovlen = Int(count)
-            let n = Glibc.sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
-            if n >= 0 { return .done(n) }
-            let err = errno
-            if err == EINTR { continue }
-            if err == EAGAIN || err == EWOULDBLOCK { return .wouldBlock }
-            return .failed(err)
-        }
-    }
-
     /// Writes all of `count` bytes at `offset` of a regular file (short writes continued).
     public static func pwriteAll(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, at offset: Int) -> IOResult {
         var written = 0

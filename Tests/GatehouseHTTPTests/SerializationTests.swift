@@ -31,28 +31,6 @@ struct SerializationTests {
         #expect(out == bytes("Content-Length: 42\r\n"))
     }
 
-    @Test(arguments: [(1, "1\r\n"), (26, "1a\r\n"), (4096, "1000\r\n")])
-    func chunkHeader(_ size: Int, _ expected: String) {
-        #expect(ChunkedEncoder.chunkHeader(size: size) == bytes(expected))
-        var out = bytes("..")
-        ChunkedEncoder.appendChunkHeader(size: size, to: &out)
-        #expect(out == bytes(".." + expected))
-    }
-
-    @Test func encodedChunksDecodeBack() {
-        var wire: [UInt8] = []
-        for piece in ["hello", " ", String(repeating: "w", count: 300)] {
-            ChunkedEncoder.appendChunkHeader(size: piece.utf8.count, to: &wire)
-            wire.append(contentsOf: bytes(piece))
-            wire.append(ascii: ChunkedEncoder.chunkTrailer)
-        }
-        wire.append(ascii: ChunkedEncoder.lastChunk)
-        let (outcome, agreed) = decodeChunkedEveryWay(wire)
-        #expect(agreed)
-        #expect(outcome == ChunkedOutcome(body: bytes("hello " + String(repeating: "w", count: 300)),
-                                          ending: .end(at: wire.count)))
-    }
-
     @Test(arguments: [
         (200, "OK"), (204, "No Content"), (400, "Bad Request"), (401, "Unauthorized"), (404, "Not Found"),
         (413, "Content Too Large"), (414, "URI Too Long"), (417, "Expectation Failed"),
