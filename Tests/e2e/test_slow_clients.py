@@ -101,12 +101,6 @@ def test_slowloris_on_the_head_is_408_at_the_deadline(gateway):
 
 
 @pytest.mark.slow
-def test_slowloris_on_the_head_byte_by_byte(gateway):
-    answers = trickle(gateway.port, b"G", lambda step: (b"ET /graphql HTTP/1.1\r\nX-A: " + b"a" * 100)[step:step + 1])
-    assert_all_408_at_the_deadline(answers)
-
-
-@pytest.mark.slow
 def test_slowloris_on_a_content_length_body_is_408_at_the_deadline(gateway):
     head = b"POST /echo HTTP/1.1\r\n" + HOST + b"Content-Length: 1000\r\n\r\n"
     answers = trickle(gateway.port, head, lambda step: b"x")
