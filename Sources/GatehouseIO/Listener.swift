@@ -22,13 +22,10 @@ public enum Listener {
         guard let address = SocketAddress(host: host, port: port) else { throw .badAddress(host) }
         let fd = gh_socket_nonblocking(Int32(address.family), Int32(SOCK_STREAM.rawValue))
         if fd < 0 { throw .system("socket", errno) }
-        defer { Glibc.close(fd) }
+        defer { Syscalls.close(fd) }
         _ = gh_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        var storage = address.storage
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, address.length) }
-        }
-        if bound != 0 { throw .system("bind \(host):\(port)", errno) }
+        let bindError = Syscalls.bind(fd, to: address)
+        if bindError != 0 { throw .system("bind \(host):\(port)", bindError) }
     }
 
     public static func open(host: String, port: Int, backlog: Int32 = 4096) throws(Failure) -> Int32 {
@@ -37,22 +34,18 @@ public enum Listener {
         if fd < 0 { throw .system("socket", errno) }
         if gh_reuseport(fd) != 0 {
             let err = errno
-            Glibc.close(fd)
+            Syscalls.close(fd)
             throw .system("setsockopt(SO_REUSEPORT)", err)
         }
-        var storage = address.storage
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, address.length) }
+        let bindError = Syscalls.bind(fd, to: address)
+        if bindError != 0 {
+            Syscalls.close(fd)
+            throw .system("bind \(host):\(port)", bindError)
         }
-        if bound != 0 {
-            let err = errno
-            Glibc.close(fd)
-            throw .system("bind \(host):\(port)", err)
-        }
-        if Glibc.listen(fd, backlog) != 0 {
-            let err = errno
-            Glibc.close(fd)
-            throw .system("listen", err)
+        let listenError = Syscalls.listen(fd, backlog: backlog)
+        if listenError != 0 {
+            Syscalls.close(fd)
+            throw .system("listen", listenError)
         }
         return fd
     }

@@ -29,7 +29,7 @@ public struct Poller: ~Copyable {
 
     deinit {
         events.deallocate()
-        Glibc.close(fd)
+        Syscalls.close(fd)
     }
 
     @discardableResult

@@ -108,6 +108,31 @@ public enum Syscalls {
 
     public static func socketError(_ fd: Int32) -> Int32 { gh_socket_error(fd) }
 
+    /// Binds `fd` to `address`; 0 on success, else errno.
+    public static func bind(_ fd: Int32, to address: SocketAddress) -> Int32 {
+        var storage = address.storage
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, address.length) }
+        }
+        return result == 0 ? 0 : errno
+    }
+
+    /// Starts listening; 0 on success, else errno.
+    public static func listen(_ fd: Int32, backlog: Int32) -> Int32 {
+        Glibc.listen(fd, backlog) == 0 ? 0 : errno
+    }
+
+    /// Opens a file (close-on-exec always added), retrying EINTR.
+    public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> IOResult {
+        while true {
+            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+            if fd >= 0 { return .done(Int(fd)) }
+            let err = errno
+            if err == EINTR { continue }
+            return .failed(err)
+        }
+    }
+
     public static func shutdownWrite(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
     /// Sets SO_LINGER to 0 so that close sends a reset (for connections whose state is doubtful).

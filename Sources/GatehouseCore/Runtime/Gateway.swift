@@ -119,7 +119,7 @@ public final class Gateway: @unchecked Sendable {
             if allDone { WorkerThread.join(thread) } else { WorkerThread.detach(thread) }
         }
         threads.removeAll()
-        if logFD > 2 { Glibc.close(logFD) }
+        if logFD > 2 { Syscalls.close(logFD) }
     }
 
     private static func openAccessLog(_ target: AccessLogTarget) throws(StartError) -> Int32 {
@@ -127,9 +127,11 @@ public final class Gateway: @unchecked Sendable {
         case .off: return -1
         case .stdout: return 1
         case .file(let path):
-            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
-            if fd < 0 { throw .accessLog("cannot open \(path): \(Syscalls.errorText(errno))") }
-            return fd
+            switch Syscalls.open(path, O_WRONLY | O_CREAT | O_APPEND, mode: 0o640) {
+            case .done(let fd): return Int32(fd)
+            case .failed(let code): throw .accessLog("cannot open \(path): \(Syscalls.errorText(code))")
+            case .wouldBlock: throw .accessLog("cannot open \(path)")
+            }
         }
     }
 }
