@@ -10,10 +10,12 @@ public enum IOResult: Equatable, Sendable {
 }
 
 public enum Syscalls {
+    /// The one EINTR loop: runs `call` (a system call returning -1 with errno on failure) until
+    /// it is not interrupted, and turns its result into an `IOResult`.
     @inline(__always)
-    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> IOResult {
+    static func retryingInterrupts(_ call: () -> Int) -> IOResult {
         while true {
-            let n = Glibc.read(fd, buffer, count)
+            let n = call()
             if n >= 0 { return .done(n) }
             let err = errno
             if err == EINTR { continue }
@@ -23,42 +25,35 @@ public enum Syscalls {
     }
 
     @inline(__always)
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> IOResult {
+        retryingInterrupts { Glibc.read(fd, buffer, count) }
+    }
+
+    @inline(__always)
     public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> IOResult {
-        while true {
-            let n = Glibc.send(fd, buffer, count, Int32(MSG_NOSIGNAL))
-            if n >= 0 { return .done(n) }
-            let err = errno
-            if err == EINTR { continue }
-            if err == EAGAIN || err == EWOULDBLOCK { return .wouldBlock }
-            return .failed(err)
-        }
+        retryingInterrupts { Glibc.send(fd, buffer, count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Writes all of `count` bytes at `offset` of a regular file (short writes continued).
     public static func pwriteAll(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, at offset: Int) -> IOResult {
         var written = 0
         while written < count {
-            let n = Glibc.pwrite(fd, buffer + written, count - written, off_t(offset + written))
-            if n > 0 {
-                written += n
-                continue
+            let result = retryingInterrupts {
+                Glibc.pwrite(fd, buffer + written, count - written, off_t(offset + written))
             }
-            let err = errno
-            if n < 0 && err == EINTR { continue }
-            return .failed(n == 0 ? EIO : err)
+            switch result {
+            case .done(0): return .failed(EIO)
+            case .done(let n): written += n
+            case .wouldBlock: return .failed(EAGAIN)
+            case .failed: return result
+            }
         }
         return .done(written)
     }
 
     /// Reads up to `count` bytes at `offset` of a regular file.
     public static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, at offset: Int) -> IOResult {
-        while true {
-            let n = Glibc.pread(fd, buffer, count, off_t(offset))
-            if n >= 0 { return .done(n) }
-            let err = errno
-            if err == EINTR { continue }
-            return .failed(err)
-        }
+        retryingInterrupts { Glibc.pread(fd, buffer, count, off_t(offset)) }
     }
 
     /// An unlinked temporary file in `directory`, gone when its descriptor closes.
@@ -124,13 +119,7 @@ public enum Syscalls {
 
     /// Opens a file (close-on-exec always added), retrying EINTR.
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) -> IOResult {
-        while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-            if fd >= 0 { return .done(Int(fd)) }
-            let err = errno
-            if err == EINTR { continue }
-            return .failed(err)
-        }
+        retryingInterrupts { Int(Glibc.open(path, flags | O_CLOEXEC, mode)) }
     }
 
     public static func shutdownWrite(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_WR)) }
