@@ -293,3 +293,21 @@ def test_allow_list_applies_to_calls_by_name_on_an_allow_route(client, movies):
     response = post_json(client, "/listed", {"operationName": "searchMovies", "variables": {"text": "Arr"}})
     assert response.status_code == 200, response.text
     assert_sent_stored(movies, "searchMovies", {"text": "Arr"})
+
+
+def test_refused_post_then_pipelined_request_on_one_connection(gateway, movies):
+    """The refused request's body, already read with its head, is skipped: the next request on
+    the same connection is answered, not parsed from the body's bytes."""
+    from support.raw_http import RawClient
+    body = json.dumps({"query": FREE_FORM}).encode()
+    refused = (b"POST /public HTTP/1.1\r\nHost: gatehouse.test\r\nContent-Type: application/json\r\n"
+               b"Content-Length: %d\r\n\r\n" % len(body)) + body
+    called = json.dumps({"operationName": "appsetting"}).encode()
+    allowed = (b"POST /public HTTP/1.1\r\nHost: gatehouse.test\r\nContent-Type: application/json\r\n"
+               b"Content-Length: %d\r\n\r\n" % len(called)) + called
+    with RawClient(gateway.port) as raw:
+        raw.send(refused + allowed)
+        first = raw.read_response()
+        second = raw.read_response()
+    assert first.status == 403
+    assert second.status == 200, second.body

@@ -24,6 +24,7 @@ extension Exchange {
         if error.kind != .persistedQueryNotFound { errorCode = mapping.code.description }
         if !requestSide.isComplete && !skipUnreadBody() { keepAlive = false }
         requestSide = .complete
+        dropBodyInInput()
         stage = .responded
         ErrorEnvelope.render(error, requestID: requestID, keepAlive: keepAlive && !worker.isDraining,
                              headRequest: head.methodKind == .head, extraHeaders: responseHeaderBlock,
@@ -40,6 +41,15 @@ extension Exchange {
         connection.input.consume(remaining)
         bytesIn += remaining
         return true
+    }
+
+    /// A body taken as it lay in the input (`BodySource.input`) that will not be forwarded is
+    /// skipped there, so its bytes are never read as a next request.
+    private func dropBodyInInput() {
+        guard case .input(let length) = body else { return }
+        connection.input.consume(length)
+        bytesIn += length
+        body = .none
     }
 
     func dropUpstream() {
