@@ -5,6 +5,8 @@ import PackageDescription
 // gatehouse (CLI) -> GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims.
 // GatehouseGraphQL (GraphQL lexer and parser, JSON, GraphQL-over-HTTP request decoding) is pure: no
 // sockets, no HTTP statuses; it uses GatehouseHTTP only for the one percent-decoder.
+// GatehouseSDK (`gatehouse sdk swift`: SDL reader, operation type resolution, Swift client
+// generator) reads config and GraphQL only; the CLI hands it the operations the gateway holds.
 let package = Package(
     name: "Gatehouse",
     products: [
@@ -26,13 +28,17 @@ let package = Package(
         .target(name: "GatehouseCore",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseConfig",
                                "COpenSSL", "CZlib", "CLinux"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseCore", "GatehouseHTTP", "GatehouseGraphQL"]),
+        .target(name: "GatehouseSDK", dependencies: ["GatehouseGraphQL", "GatehouseConfig"]),
+        .executableTarget(name: "gatehouse",
+                          dependencies: ["GatehouseCore", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseSDK"]),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
         .testTarget(name: "GatehouseConfigTests", dependencies: ["GatehouseConfig"]),
         .testTarget(name: "GatehouseGraphQLTests", dependencies: ["GatehouseGraphQL"]),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseGraphQL"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "GatehouseSDKTests", dependencies: ["GatehouseSDK", "GatehouseGraphQL", "GatehouseConfig"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "gatehouseTests", dependencies: ["gatehouse"]),
     ],
