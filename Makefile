@@ -4,6 +4,7 @@
 #   make test        deps, unit tests, release build, end-to-end suite (what CI runs)
 #   make test-unit   Swift Testing unit tests only
 #   make test-e2e    release build, then the pytest suite against it
+#   make test-sdk    release build, then `gatehouse sdk swift` end to end (scripts/test-sdk.sh)
 #   make demo        the gateway in front of the built-in demo backend
 #   make clean       remove build products and test caches
 
@@ -12,7 +13,7 @@ PYTHON ?= python3
 E2E    ?= Tests/e2e
 PYTEST_FLAGS ?= -q
 
-.PHONY: deps build test test-unit test-e2e demo clean
+.PHONY: deps build test test-unit test-e2e test-sdk test-sdk-run demo clean
 
 deps:
 	bash scripts/install-deps.sh
@@ -24,6 +25,7 @@ build:
 test: deps
 	$(SWIFT) test
 	$(SWIFT) build -c release
+	$(MAKE) test-sdk-run
 	$(MAKE) fuzz-quick
 	$(PYTHON) -m pytest $(PYTEST_FLAGS) $(E2E)
 
@@ -32,6 +34,13 @@ test-unit:
 
 test-e2e: build
 	$(PYTHON) -m pytest $(PYTEST_FLAGS) $(E2E)
+
+# Generates the demo's Swift client and the Star Wars fixture's, builds them (warnings as errors)
+# and runs the demo's against a live gateway; test-sdk-run skips the release build.
+test-sdk: build test-sdk-run
+
+test-sdk-run:
+	SWIFT=$(SWIFT) PYTHON=$(PYTHON) bash scripts/test-sdk.sh
 
 demo: deps build
 	.build/release/gatehouse demo
