@@ -57,13 +57,13 @@ wait_until_listening() { # port what
 if [ ! -f "$DEMO_CONFIG" ] || [ ! -f "$DEMO_SCHEMA" ]; then
     echo "test-sdk: skipping the demo round trip: $DEMO_CONFIG and $DEMO_SCHEMA are not in this checkout;"
     echo "test-sdk: building the Star Wars fixture's client alone"
-    "$SWIFT" build --package-path .build/sdk-starwars --scratch-path "$SCRATCH-starwars" -Xswiftc -warnings-as-errors
+    "$SWIFT" build --package-path .build/sdk-starwars --scratch-path "$SCRATCH-starwars" -Xswiftc -strict-concurrency=complete -Xswiftc -warnings-as-errors
     exit 0
 fi
 
 "$BIN" sdk swift --config "$DEMO_CONFIG" --schema "$DEMO_SCHEMA" --out .build/sdk-demo \
     --package GatehouseDemoAPI
-"$SWIFT" build --package-path Tests/SDKEndToEnd --scratch-path "$SCRATCH" -Xswiftc -warnings-as-errors
+"$SWIFT" build --package-path Tests/SDKEndToEnd --scratch-path "$SCRATCH" -Xswiftc -strict-concurrency=complete -Xswiftc -warnings-as-errors
 
 # The demo: gateway and backend.
 demo_port=$(free_port)
