@@ -1,10 +1,16 @@
 # Gatehouse — build, test and try it.
 #   make deps        system packages and the e2e suite's Python packages (scripts/install-deps.sh)
 #   make build       release binary at .build/release/gatehouse
-#   make test        deps, unit tests, release build, end-to-end suite (what CI runs)
+#   make build-static  the same with the Swift runtime linked in (as the Dockerfile builds it),
+#                    at .build/static/release/gatehouse
+#   make test        deps, unit tests, release build, the SDK end to end, fuzzing, deploy checks,
+#                    static build and its smoke run, end-to-end suite (what CI runs)
 #   make test-unit   Swift Testing unit tests only
 #   make test-e2e    release build, then the pytest suite against it
 #   make test-sdk    release build, then `gatehouse sdk swift` end to end (scripts/test-sdk.sh)
+#   make test-deploy yamllint, hadolint, every Kubernetes layout rendered and validated,
+#                    `gatehouse check` on the shipped configs, the Grafana dashboard
+#   make test-smoke  static build: no Swift runtime library needed (ldd), `pytest -m smoke`
 #   make demo        the gateway in front of the built-in demo backend
 #   make clean       remove build products and test caches
 
@@ -13,7 +19,10 @@ PYTHON ?= python3
 E2E    ?= Tests/e2e
 PYTEST_FLAGS ?= -q
 
-.PHONY: deps build test test-unit test-e2e test-sdk test-sdk-run demo clean
+.PHONY: deps build build-static test test-unit test-e2e test-sdk test-sdk-run test-deploy test-smoke demo clean
+
+# A scratch path of its own, so the static build never replaces the normal release build.
+STATIC_SCRATCH = .build/static
 
 deps:
 	bash scripts/install-deps.sh
@@ -21,13 +30,24 @@ deps:
 build:
 	$(SWIFT) build -c release
 
+build-static:
+	$(SWIFT) build -c release --product gatehouse --static-swift-stdlib --scratch-path $(STATIC_SCRATCH)
+
 # Sequential on purpose: the machine has two cores, and each step needs the one before it.
 test: deps
 	$(SWIFT) test
 	$(SWIFT) build -c release
 	$(MAKE) test-sdk-run
 	$(MAKE) fuzz-quick
+	$(MAKE) test-deploy
+	$(MAKE) test-smoke
 	$(PYTHON) -m pytest $(PYTEST_FLAGS) $(E2E)
+
+test-deploy: build
+	PYTHON=$(PYTHON) GATEHOUSE_BIN=$(CURDIR)/.build/release/gatehouse bash scripts/validate-deploy.sh
+
+test-smoke: build-static
+	PYTHON=$(PYTHON) bash scripts/smoke-static.sh $(STATIC_SCRATCH)/release/gatehouse
 
 test-unit:
 	$(SWIFT) test

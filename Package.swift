@@ -2,9 +2,11 @@
 import PackageDescription
 
 // One target per layer; dependencies point down only:
-// gatehouse (CLI) -> GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims.
+// gatehouse (CLI) -> GatehouseDemo / GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims.
 // GatehouseGraphQL (GraphQL lexer and parser, JSON, GraphQL-over-HTTP request decoding) is pure: no
 // sockets, no HTTP statuses; it uses GatehouseHTTP only for the one percent-decoder.
+// GatehouseDemo is the backend `gatehouse demo` runs, built on the same IO, HTTP and GraphQL code
+// (and GatehouseCore only to mint its login tokens); the gateway itself never depends on it.
 // GatehouseSDK (`gatehouse sdk swift`: SDL reader, operation type resolution, Swift client
 // generator) reads config and GraphQL only; the CLI hands it the operations the gateway holds.
 let package = Package(
@@ -28,9 +30,12 @@ let package = Package(
         .target(name: "GatehouseCore",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseConfig",
                                "COpenSSL", "CZlib", "CLinux"]),
+        .target(name: "GatehouseDemo",
+                dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseCore"]),
         .target(name: "GatehouseSDK", dependencies: ["GatehouseGraphQL", "GatehouseConfig"]),
         .executableTarget(name: "gatehouse",
-                          dependencies: ["GatehouseCore", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseSDK"]),
+                          dependencies: ["GatehouseCore", "GatehouseDemo", "GatehouseHTTP", "GatehouseGraphQL",
+                                         "GatehouseSDK"]),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
@@ -38,9 +43,9 @@ let package = Package(
         .testTarget(name: "GatehouseGraphQLTests", dependencies: ["GatehouseGraphQL"]),
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseGraphQL"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "GatehouseDemoTests", dependencies: ["GatehouseDemo", "GatehouseGraphQL", "GatehouseHTTP"]),
         .testTarget(name: "GatehouseSDKTests", dependencies: ["GatehouseSDK", "GatehouseGraphQL", "GatehouseConfig"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "gatehouseTests", dependencies: ["gatehouse"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,6 +43,9 @@ SCENARIOS = {module.NAME: module for module in (standard, persisted, tls, compre
 
 # MARK: - Command line
 
+DEFAULT_ROUNDS = 5
+
+
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Gatehouse vs nginx vs haproxy, side by side.")
     parser.add_argument("--scenario", action="append", choices=list(SCENARIOS), metavar="NAME",
@@ -52,9 +55,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="standard: 100 B body only, no JWT, idle or workers rounds; every scenario: "
                              "one round of 5 s after a 2 s warm-up; writes no RESULTS.md unless "
                              "--results is given")
-    parser.add_argument("--rounds", type=int, help="interleaved rounds per case (default 3; quick 1)")
-    parser.add_argument("--duration", type=float, help="seconds per wrk run (default 10; quick 5)")
-    parser.add_argument("--warmup", type=float, help="warm-up seconds per case (default 3; quick 2)")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds per case (default 5, also with --quick)")
+    parser.add_argument("--duration", type=float, help="seconds per wrk run (default 10; quick 3)")
+    parser.add_argument("--warmup", type=float, help="warm-up seconds per case (default 3; quick 1)")
     parser.add_argument("--connections", type=int, default=64, help="wrk connections (default 64)")
     parser.add_argument("--idle-connections", type=int, default=10_000,
                         help="connections held open by the idle test (default 10000)")
@@ -69,9 +72,11 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     # Each scenario once, in the order of SCENARIOS.
     chosen = set(args.scenario or [standard.NAME])
     args.scenario = [name for name in SCENARIOS if name in chosen]
-    args.rounds = args.rounds or (1 if args.quick else 3)
-    args.duration = args.duration or (5.0 if args.quick else 10.0)
-    args.warmup = args.warmup if args.warmup is not None else (2.0 if args.quick else 3.0)
+    # Five interleaved rounds at least, quick or not: a median of fewer is one lucky round away
+    # from another verdict.
+    args.rounds = args.rounds or DEFAULT_ROUNDS
+    args.duration = args.duration or (3.0 if args.quick else 10.0)
+    args.warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 3.0)
     if args.no_results:
         args.results = None
     elif args.results is None and not args.quick:

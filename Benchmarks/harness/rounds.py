@@ -47,8 +47,10 @@ class Run:
 
 
 # A round during which the rest of the machine used more than this share of one CPU (percent) is
-# left out of the medians when the case has a quieter round: on a shared machine another build
-# or test halves req/s and inflates CPU time per request. Raw rows keep every round.
+# noisy: another build or test halves req/s and inflates CPU time per request. A noisy round is
+# left out for every target of its section and body alike (the rounds are interleaved, so round k
+# of each target ran under the same conditions), never for one target alone, and only while at
+# least one quiet round remains. Raw rows keep every round.
 NOISY_OTHER_CPU_PERCENT = 25.0
 
 
@@ -122,7 +124,21 @@ class RoundRunner:
         groups: dict[tuple[str, str, str], list[Run]] = {}
         for run in self.runs:
             groups.setdefault((run.section, run.body, run.label), []).append(run)
-        return [self._summarize(key, runs) for key, runs in groups.items()]
+        noisy = self.noisy_rounds()
+        return [self._summarize(key, runs, noisy.get((key[0], key[1]), set())) for key, runs in groups.items()]
+
+    def noisy_rounds(self) -> dict[tuple[str, str], set[int]]:
+        """Per section and body, the round indexes left out for every target: those in which any
+        target's run was noisy, unless that would leave no round at all."""
+        by_case: dict[tuple[str, str], dict[int, list[Run]]] = {}
+        for run in self.runs:
+            by_case.setdefault((run.section, run.body), {}).setdefault(run.round, []).append(run)
+        result = {}
+        for key, rounds in by_case.items():
+            noisy = {index for index, runs in rounds.items()
+                     if any(run.other_cpu_percent > NOISY_OTHER_CPU_PERCENT for run in runs)}
+            result[key] = noisy if len(noisy) < len(rounds) else set()
+        return result
 
     # MARK: - One run
 
@@ -173,10 +189,9 @@ class RoundRunner:
         log(message)
 
     @staticmethod
-    def _summarize(key: tuple[str, str, str], runs: list[Run]) -> Summary:
+    def _summarize(key: tuple[str, str, str], runs: list[Run], noisy: set[int]) -> Summary:
         section, body, label = key
-        quiet = [run for run in runs if run.other_cpu_percent <= NOISY_OTHER_CPU_PERCENT]
-        used = quiet or runs
+        used = [run for run in runs if run.round not in noisy] or runs
         return Summary(
             section, body, label, len(used),
             statistics.median(run.wrk.requests_per_second for run in used),

@@ -13,7 +13,8 @@
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
-#include <sys/timerfd.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 const int GH_EPOLL_CTL_ADD = EPOLL_CTL_ADD, GH_EPOLL_CTL_MOD = EPOLL_CTL_MOD, GH_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
 const uint32_t GH_EPOLLIN = EPOLLIN, GH_EPOLLOUT = EPOLLOUT, GH_EPOLLERR = EPOLLERR,
@@ -45,17 +46,6 @@ int gh_epoll_wait(int epfd, struct gh_event *out, int max, int timeout_ms) {
 int gh_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 int gh_eventfd_signal(int fd) { uint64_t one = 1; return (int)write(fd, &one, sizeof one); }
 int gh_eventfd_drain(int fd) { uint64_t v; return (int)read(fd, &v, sizeof v); }
-
-int gh_timerfd_create(void) { return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC); }
-int gh_timerfd_set(int fd, int64_t after_ns) {
-    struct itimerspec spec;
-    memset(&spec, 0, sizeof spec);
-    if (after_ns > 0) {
-        spec.it_value.tv_sec = after_ns / 1000000000LL;
-        spec.it_value.tv_nsec = after_ns % 1000000000LL;
-    }
-    return timerfd_settime(fd, 0, &spec, NULL);
-}
 
 static void fill_set(sigset_t *set, const int *signals) {
     sigemptyset(set);
@@ -154,3 +144,18 @@ int64_t gh_realtime_ns(void) {
 
 int gh_getrandom(void *buf, size_t len) { return (int)getrandom(buf, len, 0); }
 int gh_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
+
+int gh_open_unlinked_tmpfile(const char *dir) {
+    int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/gatehouse-body-XXXXXX", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    fd = mkostemp(path, O_CLOEXEC);
+    if (fd < 0) return -1;
+    unlink(path);
+    return fd;
+}
+

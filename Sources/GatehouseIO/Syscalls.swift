@@ -50,6 +50,39 @@ public enum Syscalls {
         }
     }
 
+    /// Writes all of `count` bytes at `offset` of a regular file (short writes continued).
+    public static func pwriteAll(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, at offset: Int) -> IOResult {
+        var written = 0
+        while written < count {
+            let n = Glibc.pwrite(fd, buffer + written, count - written, off_t(offset + written))
+            if n > 0 {
+                written += n
+                continue
+            }
+            let err = errno
+            if n < 0 && err == EINTR { continue }
+            return .failed(n == 0 ? EIO : err)
+        }
+        return .done(written)
+    }
+
+    /// Reads up to `count` bytes at `offset` of a regular file.
+    public static func pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, at offset: Int) -> IOResult {
+        while true {
+            let n = Glibc.pread(fd, buffer, count, off_t(offset))
+            if n >= 0 { return .done(n) }
+            let err = errno
+            if err == EINTR { continue }
+            return .failed(err)
+        }
+    }
+
+    /// An unlinked temporary file in `directory`, gone when its descriptor closes.
+    public static func openUnlinkedTempFile(in directory: String) -> IOResult {
+        let fd = gh_open_unlinked_tmpfile(directory)
+        return fd >= 0 ? .done(Int(fd)) : .failed(errno)
+    }
+
     public static func close(_ fd: Int32) {
         // Linux releases the descriptor even when close reports EINTR; never retry.
         _ = Glibc.close(fd)

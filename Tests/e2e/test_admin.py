@@ -10,6 +10,9 @@ from support.gateway import base_config
 from support.graphql_client import graphql_post
 from support.raw_http import RawClient
 
+# In the smoke subset (pytest -m smoke): run against the statically linked build too.
+pytestmark = pytest.mark.smoke
+
 REQUIRED_METRICS = [
     "gatehouse_requests_total",
     "gatehouse_request_duration_seconds",

@@ -9,6 +9,9 @@ from support.auth_checks import (assert_refused, assert_token_nowhere, auth_fail
 from support.auth_gateway import API_KEYS, CUSTOM_KEY, AuthKeys, auth_config, user_claims_defaults
 from support.jwt_keys import claims, mint
 
+# In the smoke subset (pytest -m smoke): run against the statically linked build too.
+pytestmark = pytest.mark.smoke
+
 INVALID_KEY = "invalid api key"
 
 

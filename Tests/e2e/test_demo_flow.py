@@ -21,6 +21,9 @@ from support.envelope import assert_httpx_envelope
 from support.gateway import REPO_ROOT, gatehouse_binary
 from support.ports import free_port, port_accepts
 
+# In the smoke subset (pytest -m smoke): run against the statically linked build too.
+pytestmark = pytest.mark.smoke
+
 BACKEND_PORT = 9399
 ADMIN_PORT = 9901
 DEMO_SECRET = "e2e-demo-secret-0123456789abcdefghijklmnop"
@@ -213,6 +216,41 @@ def test_aem_adventure_by_name(demo, token):
     assert response.status_code == 200, response.text
     items = response.json()["data"]["adventureList"]["items"]
     assert [item["slug"] for item in items] == ["bali-surf-camp"]
+
+
+# MARK: - Selection sets: the backend returns what was asked, no more
+
+
+def test_a_query_gets_only_the_field_it_asks_for(demo, token):
+    response = post(demo, "/graphql", '{ getMovieByKey(key: "m4") { title } }', token=token)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"data": {"getMovieByKey": {"title": "Groundhog Day"}}}
+
+
+def test_aliases_fragments_and_typename_shape_the_answer(demo, token):
+    query = ('query ($genre: String!) { first: listMoviesByGenre(genre: $genre, limit: 1) '
+             '{ __typename ...Names } } fragment Names on Movie { name: title }')
+    response = post(demo, "/graphql", query, {"genre": "drama"}, token=token)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"data": {"first": [{"__typename": "Movie", "name": "The Shawshank Redemption"}]}}
+
+
+def test_stored_operation_answers_an_enum_value_the_schema_does_not_list(demo, token):
+    """config/schema.graphql lists STANDARD, WIDESCREEN and ULTRAWIDE; m7 is IMAX_EXPANDED."""
+    response = demo.client.get("/ops/getMovieByKey", params={"key": "m7"},
+                               headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200, response.text
+    movie = response.json()["data"]["getMovieByKey"]
+    assert movie["aspectRatio"] == "IMAX_EXPANDED"
+    assert list(movie) == ["key", "title", "genre", "year", "rating", "aspectRatio"]
+
+
+def test_unknown_field_is_a_validation_error(demo, token):
+    response = post(demo, "/graphql", "{ appsetting { cdnUrl secret } }", token=token)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert "data" not in body
+    assert body["errors"][0]["extensions"]["code"] == "GRAPHQL_VALIDATION_FAILED"
 
 
 # MARK: - Shutdown (last: it stops the demo)

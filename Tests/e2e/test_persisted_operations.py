@@ -16,6 +16,9 @@ from support.persisted_fixtures import client, gateway, movies  # noqa: F401 (fi
 from support.movies_client import header_values
 from support.persisted_setup import stored_text
 
+# In the smoke subset (pytest -m smoke): run against the statically linked build too.
+pytestmark = pytest.mark.smoke
+
 
 def post_json(client, path: str, payload: dict) -> httpx.Response:
     return client.post(path, content=json.dumps(payload).encode(),

@@ -11,6 +11,9 @@ from support.envelope import REQUEST_ID
 from support.gateway import base_config
 from support.graphql_client import graphql_post
 
+# In the smoke subset (pytest -m smoke): run against the statically linked build too.
+pytestmark = pytest.mark.smoke
+
 
 @pytest.fixture(scope="module")
 def gateway(module_gateways, graphql_upstream):

@@ -14,7 +14,8 @@ from support.raw_http import ConnectionClosed, RawClient
 
 HOST = b"Host: gatehouse.test\r\n"
 
-pytestmark = pytest.mark.slow
+# Slow, and in the smoke subset (pytest -m smoke) that runs against the statically linked build.
+pytestmark = [pytest.mark.slow, pytest.mark.smoke]
 
 
 def config_for(graphql_upstream, extra_routes=(), **server):

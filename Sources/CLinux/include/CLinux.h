@@ -21,12 +21,10 @@ int gh_epoll_wait(int epfd, struct gh_event *out, int max, int timeout_ms);
 extern const int GH_EPOLL_CTL_ADD, GH_EPOLL_CTL_MOD, GH_EPOLL_CTL_DEL;
 extern const uint32_t GH_EPOLLIN, GH_EPOLLOUT, GH_EPOLLERR, GH_EPOLLHUP, GH_EPOLLRDHUP, GH_EPOLLET;
 
-// eventfd, timerfd, signalfd
+// eventfd, signalfd
 int gh_eventfd(void);
 int gh_eventfd_signal(int fd);
 int gh_eventfd_drain(int fd);
-int gh_timerfd_create(void);
-int gh_timerfd_set(int fd, int64_t after_ns);
 /// Blocks `signals` (a zero-terminated list) in the calling thread and returns a signalfd for them.
 int gh_signalfd(const int *signals);
 /// Reads one pending signal from a signalfd; returns its number, 0 when none, -1 on error.
@@ -55,3 +53,9 @@ int gh_getrandom(void *buf, size_t len);
 int gh_set_thread_name(const char *name);
 extern const int GH_EMFILE, GH_ENFILE, GH_EAGAIN, GH_EINTR, GH_EINPROGRESS, GH_ECONNRESET, GH_EPIPE;
 #endif
+
+// Temporary files
+/// An unlinked read-write file in `dir` (O_TMPFILE, or mkstemp + unlink where the file system
+/// lacks it): it vanishes when closed, even after a crash. -1 with errno set on failure.
+int gh_open_unlinked_tmpfile(const char *dir);
+

@@ -25,6 +25,10 @@ extension ConfigDecoder {
         if let routes {
             config.routes = routes.map(\.route)
             checkReferences(routes, upstreams: upstreams?.names, providers: auth?.names ?? [])
+            let providerKinds = Dictionary((auth?.providers ?? []).map { ($0.name, $0.kind) }) { first, _ in first }
+            for decoded in routes {
+                checkRateLimits(decoded.rateLimits, auth: decoded.route.auth, providerKinds: providerKinds)
+            }
         }
         return issues.isEmpty ? config : nil
     }

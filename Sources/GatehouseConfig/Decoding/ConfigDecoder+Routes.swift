@@ -14,6 +14,7 @@ extension ConfigDecoder {
         var route: RouteConfig
         var upstream: RouteReference?
         var authNames: [RouteReference]
+        var rateLimits: [DecodedRateLimit] = []
     }
 
     func routes(_ node: YAMLNode, _ path: String) -> [DecodedRoute]? {
@@ -68,6 +69,9 @@ extension ConfigDecoder {
             routeHeaders(headersEntry.value, path.appendingKey("headers"), into: &route)
         }
         if let mapErrors = map.value("map_graphql_errors", bool) { route.mapGraphQLErrors = mapErrors }
+        if let buffering = map.value("request_buffering", bool) { route.requestBuffering = buffering }
+        let decodedLimits = map.value("rate_limit", rateLimits) ?? []
+        route.rateLimits = decodedLimits.compactMap(\.limit)
         map.finish()
 
         var upstreamReference: RouteReference?
@@ -78,7 +82,8 @@ extension ConfigDecoder {
         if let routePath, let pathEntry {
             pathReference = RouteReference(name: routePath, path: path.appendingKey("path"), mark: pathEntry.value.mark)
         }
-        let decoded = DecodedRoute(route: route, upstream: upstreamReference, authNames: auth?.names ?? [])
+        let decoded = DecodedRoute(route: route, upstream: upstreamReference, authNames: auth?.names ?? [],
+                                   rateLimits: decodedLimits)
         return (decoded, pathReference)
     }
 

@@ -17,6 +17,9 @@ extension ConfigDecoder {
         if let count = map.value("max_headers", { self.integer($0, $1, in: 1...Int.max) }) { server.maxHeaders = count }
         if let bytes = map.value("max_body_bytes", { self.size($0, $1, minimum: 0) }) { server.maxBodyBytes = bytes }
         if let timeout = map.value("drain_timeout", anyDuration) { server.drainTimeout = timeout }
+        if let bytes = map.value("request_buffer", { self.size($0, $1, minimum: 0) }) { server.requestBuffer = bytes }
+        if let directory = map.value("temp_dir", nonEmptyString) { server.tempDirectory = directory }
+        if let rate = map.value("min_body_rate", { self.size($0, $1, minimum: 0) }) { server.minBodyRate = rate }
         if let proxies = map.value("trusted_proxies", { self.list($0, $1, self.cidr) }) { server.trustedProxies = proxies }
         if let admin = map.take("admin_listen") {
             server.adminListen = adminListen(admin.value, path.appendingKey("admin_listen"), default: server.adminListen)

@@ -29,6 +29,11 @@ public struct RouteConfig: Sendable, Equatable {
     public var headersSet: [HeaderSetting] = []
     public var headersRemove: [String] = []
     public var mapGraphQLErrors = false
+    /// false: the request body streams to the upstream as it arrives (uploads), held to
+    /// `server.min_body_rate`, instead of being read whole first.
+    public var requestBuffering = true
+    /// Every one must allow a request (`rate_limit:`), in file order.
+    public var rateLimits: [RateLimitConfig] = []
 
     public init(path: String, upstream: String, auth: Auth) {
         self.path = path

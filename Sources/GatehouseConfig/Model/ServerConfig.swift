@@ -1,3 +1,5 @@
+import Glibc
+
 /// `server:` — the client-facing listener, its limits and timeouts.
 public struct ServerConfig: Sendable, Equatable {
     public var listen = HostPort(host: "0.0.0.0", port: 8080)
@@ -12,6 +14,13 @@ public struct ServerConfig: Sendable, Equatable {
     public var maxHeaders = 100
     public var maxBodyBytes = 10 * 1024 * 1024
     public var drainTimeout: Duration = .seconds(20)
+    /// Request bodies are read whole before an upstream is taken: this much in memory, the rest
+    /// in an unlinked file in `tempDirectory`.
+    public var requestBuffer = 1024 * 1024
+    public var tempDirectory = ServerConfig.systemTempDirectory
+    /// Bytes per second a streamed request body (`request_buffering: false`) must keep up,
+    /// averaged over 5 s after a 5 s grace; 0 disables the check.
+    public var minBodyRate = 1024
     public var trustedProxies: [CIDR] = []
     /// nil when disabled (`admin_listen: ""`).
     public var adminListen: HostPort? = HostPort(host: "127.0.0.1", port: 9901)
@@ -21,6 +30,12 @@ public struct ServerConfig: Sendable, Equatable {
     public var compression = CompressionConfig()
 
     public init() {}
+
+    /// `$TMPDIR`, else /tmp.
+    public static var systemTempDirectory: String {
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+        return "/tmp"
+    }
 }
 
 /// `host:port` or `[v6]:port`; the host is kept without brackets.

@@ -4,7 +4,7 @@ import Glibc
 
 /// Textual IP addresses, parsed by the C library's `inet_pton` (strict dotted-quad for IPv4,
 /// RFC 4291 text for IPv6, no zone ids).
-enum IPAddressSyntax {
+public enum IPAddressSyntax {
     /// The 4 address bytes of a dotted-quad IPv4 address.
     static func ipv4(_ text: String) -> [UInt8]? {
         var address = in_addr()
@@ -20,7 +20,7 @@ enum IPAddressSyntax {
     }
 
     /// An IPv4 or IPv6 address.
-    static func address(_ text: String) -> [UInt8]? {
+    public static func address(_ text: String) -> [UInt8]? {
         ipv4(text) ?? ipv6(text)
     }
 

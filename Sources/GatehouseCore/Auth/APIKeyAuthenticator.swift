@@ -46,7 +46,7 @@ public final class APIKeyAuthenticator: Sendable {
     }
 
     /// nil only if libcrypto cannot hash; a key is then refused rather than compared as zeros.
-    private static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         var length: UInt32 = 0
         let status = digest.withUnsafeMutableBufferPointer { output in

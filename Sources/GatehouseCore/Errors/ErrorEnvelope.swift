@@ -1,8 +1,9 @@
 import GatehouseGraphQL
+import GatehouseHTTP
 import GatehouseIO
 
-/// The one place that maps a `GatewayError` to a status, headers and the JSON error envelope of
-/// SPEC §4.
+/// The one place that maps a `GatewayError` to a status, headers and the JSON error envelope
+/// (README, "Errors"). `Worker.record(_:)` is the one place that counts and logs the result.
 public enum ErrorEnvelope {
     public struct Mapping: Equatable {
         public var status: Int
@@ -30,11 +31,18 @@ public enum ErrorEnvelope {
         case .upstreamError: return Mapping(status: 502, code: "UPSTREAM_ERROR", retryable: true)
         case .unavailable: return Mapping(status: 503, code: "UNAVAILABLE", retryable: true)
         case .upstreamTimeout: return Mapping(status: 504, code: "UPSTREAM_TIMEOUT", retryable: true)
+        case .cacheMiss: return Mapping(status: 504, code: "CACHE_MISS", retryable: false)
         case .internalError: return Mapping(status: 500, code: "INTERNAL", retryable: false)
         // Apollo clients expect an APQ miss as HTTP 200 with this exact message and code.
         case .persistedQueryNotFound: return Mapping(status: 200, code: "PERSISTED_QUERY_NOT_FOUND", retryable: false)
+        case .clientClosed: return Mapping(status: clientClosedStatus, code: "CLIENT_CLOSED", retryable: false)
         }
     }
+
+    /// nginx's non-standard "client closed request": what the log and metrics say of a request
+    /// whose client went away before the answer.
+    public static let clientClosedStatus = 499
+    public static var clientClosedCode: String { mapping(for: .clientClosed).code.description }
 
     /// The JSON body for `error`.
     public static func body(for error: GatewayError, requestID: String) -> [UInt8] {
@@ -48,7 +56,7 @@ public enum ErrorEnvelope {
         out.append(contentsOf: #"","status":"#.utf8)
         out.append(contentsOf: String(mapping.status).utf8)
         out.append(contentsOf: #","source":""#.utf8)
-        out.append(contentsOf: error.source.rawValue.utf8)
+        out.append(contentsOf: (error.mapsUpstreamAnswer ? "upstream" : "gateway").utf8)
         out.append(contentsOf: #"","retryable":"#.utf8)
         out.append(contentsOf: (mapping.retryable ? "true" : "false").utf8)
         out.append(contentsOf: #","requestId":"#.utf8)
@@ -68,14 +76,15 @@ public enum ErrorEnvelope {
     }
 
     /// Appends the whole response (head and, unless `headRequest`, body) to `out`.
+    /// `extraHeaders` holds complete "Name: value\r\n" lines added to the head.
     public static func render(_ error: GatewayError, requestID: String, keepAlive: Bool,
-                              headRequest: Bool, into out: inout ByteBuffer) {
+                              headRequest: Bool, extraHeaders: [UInt8] = [], into out: inout ByteBuffer) {
         let mapping = mapping(for: error.kind)
         let body = body(for: error, requestID: requestID)
         out.append("HTTP/1.1 ")
         out.append(decimal: mapping.status)
         out.append(byte: 0x20)
-        out.append(string: HTTPStatusText.reason(mapping.status))
+        out.append(string: HTTPStatus.reasonPhrase(mapping.status))
         out.append("\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nX-Request-Id: ")
         out.append(string: requestID)
         out.append("\r\nContent-Length: ")
@@ -86,7 +95,7 @@ public enum ErrorEnvelope {
                 out.append("\r\nWWW-Authenticate: Bearer realm=\"gatehouse\", error=\"invalid_token\", error_description=\"")
                 out.append(string: description)
                 out.append("\"")
-            } else if error.source == .gateway {
+            } else if !error.mapsUpstreamAnswer {
                 out.append("\r\nWWW-Authenticate: Bearer realm=\"gatehouse\"")
             }
         case .methodNotAllowed(let allow):
@@ -98,32 +107,11 @@ public enum ErrorEnvelope {
         default:
             break
         }
+        if !extraHeaders.isEmpty {
+            out.append("\r\n")
+            out.append(extraHeaders.dropLast(2))  // its last CRLF is the one written below
+        }
         out.append(keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n")
         if !headRequest { out.append(body) }
-    }
-}
-
-/// Reason phrases for the statuses the gateway itself sends.
-enum HTTPStatusText {
-    static func reason(_ status: Int) -> String {
-        switch status {
-        case 100: return "Continue"
-        case 200: return "OK"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        case 408: return "Request Timeout"
-        case 413: return "Content Too Large"
-        case 414: return "URI Too Long"
-        case 429: return "Too Many Requests"
-        case 431: return "Request Header Fields Too Large"
-        case 500: return "Internal Server Error"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return "Status"
-        }
     }
 }

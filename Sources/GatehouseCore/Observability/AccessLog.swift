@@ -3,12 +3,12 @@ import GatehouseGraphQL
 import GatehouseIO
 import Glibc
 
-/// One finished request, as the access log records it.
-struct AccessRecord {
+/// One finished request, as metrics and the access log record it.
+struct RequestRecord {
     var requestID: String
     var method: UnsafeRawBufferPointer
     var path: UnsafeRawBufferPointer
-    var route: String?
+    var route: CompiledRoute?
     var status: Int
     var upstreamStatus: Int?
     var durationNanos: UInt64
@@ -38,7 +38,7 @@ final class AccessLog {
 
     var isEnabled: Bool { fd >= 0 }
 
-    func write(_ record: AccessRecord) {
+    func write(_ record: RequestRecord) {
         guard fd >= 0 else { return }
         buffer.append(contentsOf: #"{"time":""#.utf8)
         Timestamp.appendISO8601(nanos: gh_realtime_ns(), to: &buffer)
@@ -49,7 +49,7 @@ final class AccessLog {
         buffer.append(contentsOf: #","path":"#.utf8)
         appendQuoted(bytes: record.path)
         buffer.append(contentsOf: #","route":"#.utf8)
-        appendOptional(record.route)
+        appendOptional(record.route?.label)
         buffer.append(contentsOf: #","status":"#.utf8)
         buffer.append(contentsOf: String(record.status).utf8)
         buffer.append(contentsOf: #","upstream_status":"#.utf8)

@@ -1,6 +1,6 @@
 /// Renders the metrics of every worker, summed, in the Prometheus text exposition format.
 public enum PrometheusText {
-    public static func render(_ workers: [WorkerMetrics]) -> String {
+    public static func render(_ workers: [WorkerMetrics], rateLimits: RateLimitMetrics = .process) -> String {
         var out = ""
         let routeGroups = Dictionary(grouping: workers.flatMap(\.allRoutes), by: \.label)
         let labels = routeGroups.keys.sorted()
@@ -58,6 +58,13 @@ public enum PrometheusText {
                 let total = group.reduce(0) { $0 + $1.authFailures.load(index) }
                 out += "gatehouse_auth_failures_total{route=\"\(escape(label))\",reason=\"\(reason.rawValue)\"} \(total)\n"
             }
+        }
+
+        out += "# HELP gatehouse_rate_limited_total Requests refused by a rate limit, by route and policy.\n"
+        out += "# TYPE gatehouse_rate_limited_total counter\n"
+        for series in rateLimits.all {
+            out += "gatehouse_rate_limited_total{route=\"\(escape(series.route))\",policy=\"\(escape(series.policy))\"} "
+                + "\(series.refusals.load(0))\n"
         }
         return out
     }

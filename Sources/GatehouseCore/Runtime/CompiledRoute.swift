@@ -31,8 +31,13 @@ public final class CompiledRoute: Sendable {
     /// resolve when the gateway holds no operations, so such routes stream untouched.
     public let inspectsRequests: Bool
     public let mapGraphQLErrors: Bool
+    /// `request_buffering: false`: the body streams upstream as it arrives.
+    public let streamsRequestBody: Bool
+    /// `rate_limit`, by stage.
+    let rateLimits: CompiledRateLimits
 
-    init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool) {
+    init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool,
+         rateLimits: CompiledRateLimits = .none) {
         self.index = index
         self.config = config
         label = config.path
@@ -49,6 +54,8 @@ public final class CompiledRoute: Sendable {
         inspectsRequests = operationPolicy.inspectsRequests
             && (config.persisted == .only || config.operations != nil || upstream.config.kind == .aem || registryHasOperations)
         mapGraphQLErrors = config.mapGraphQLErrors
+        streamsRequestBody = !config.requestBuffering
+        self.rateLimits = rateLimits
 
         let removed = Set(config.headersRemove.map { $0.lowercased() })
         var lines: [(String, String)] = []

@@ -14,6 +14,10 @@ public final class GatewaySnapshot: Sendable {
     public let bodyTimeoutNanos: UInt64
     public let idleTimeoutNanos: UInt64
     public let maxBodyBytes: Int
+    /// `server.request_buffer`, `server.temp_dir`, `server.min_body_rate`.
+    public let requestBufferBytes: Int
+    public let tempDirectory: String
+    public let minBodyRate: Int
     public let trustedProxies: [CIDR]
     /// `server.tls`: the listener speaks TLS with this context (rebuilt on every reload, so
     /// rotated certificates are served to new connections).
@@ -22,8 +26,15 @@ public final class GatewaySnapshot: Sendable {
     public let registry: OperationRegistry
 
     /// Compiles `config`; returns every problem that only shows when compiling (unresolvable
-    /// upstream hosts, unusable key sets, operation files) with its key path.
+    /// upstream hosts, unusable key sets, operation files) with its key path. Rate limits keep
+    /// their state in the process's memory store, which outlives reloads.
     public static func compile(_ config: GatewayConfig) -> Result<GatewaySnapshot, ConfigErrors> {
+        compile(config, rateLimitStore: MemoryRateLimitStore.process, rateLimitMetrics: .process)
+    }
+
+    /// `compile` with the rate-limit store and counters given (tests bring their own).
+    public static func compile(_ config: GatewayConfig, rateLimitStore: RateLimitStore,
+                               rateLimitMetrics: RateLimitMetrics) -> Result<GatewaySnapshot, ConfigErrors> {
         var issues: [ConfigIssue] = []
         var upstreams: [CompiledUpstream] = []
         for (index, upstream) in config.upstreams.enumerated() {
@@ -73,8 +84,9 @@ public final class GatewaySnapshot: Sendable {
             }
             switch authCompiler.compile(route.auth, path: "routes[\(index)].auth") {
             case .success(let auth):
+                let limits = CompiledRateLimits(route: route, store: rateLimitStore, metrics: rateLimitMetrics)
                 routes.append(CompiledRoute(index: index, config: route, upstream: upstream, auth: auth,
-                                            registryHasOperations: !registry.isEmpty))
+                                            registryHasOperations: !registry.isEmpty, rateLimits: limits))
             case .failure(let issue):
                 issues.append(issue)
             }
@@ -102,6 +114,9 @@ public final class GatewaySnapshot: Sendable {
         bodyTimeoutNanos = UInt64(server.bodyTimeout.nanoseconds)
         idleTimeoutNanos = UInt64(server.idleTimeout.nanoseconds)
         maxBodyBytes = server.maxBodyBytes
+        requestBufferBytes = server.requestBuffer
+        tempDirectory = server.tempDirectory
+        minBodyRate = server.minBodyRate
         trustedProxies = server.trustedProxies
     }
 }

@@ -1,6 +1,7 @@
 /// What the gateway needs from an executable GraphQL document: its operations and fragments with
 /// their variables, the fragments each one spreads, and where each definition sits in the text.
-/// Selections and arguments are checked for syntax but not kept.
+/// Selection sets (with arguments and directives) are kept only when the parser is asked to
+/// (`GraphQLParser.parse(_:keepingSelections:)`); otherwise they are checked for syntax and dropped.
 public struct GraphQLDocument: Sendable, Equatable {
     public var operations: [GraphQLOperationDefinition]
     public var fragments: [GraphQLFragmentDefinition]
@@ -43,16 +44,19 @@ public struct GraphQLOperationDefinition: Sendable, Equatable {
     /// UTF-8 byte offsets of the definition's text, from its first token through its closing `}`.
     public var sourceRange: Range<Int>
     public var position: GraphQLSourcePosition
+    /// The top-level selection set; empty unless the parser kept selections.
+    public var selections: [GraphQLSelection]
 
     public init(kind: GraphQLOperationKind, name: String?, variables: [VariableDefinition],
                 fragmentSpreads: [GraphQLFragmentSpread], sourceRange: Range<Int>,
-                position: GraphQLSourcePosition) {
+                position: GraphQLSourcePosition, selections: [GraphQLSelection] = []) {
         self.kind = kind
         self.name = name
         self.variables = variables
         self.fragmentSpreads = fragmentSpreads
         self.sourceRange = sourceRange
         self.position = position
+        self.selections = selections
     }
 }
 
@@ -65,14 +69,17 @@ public struct GraphQLFragmentDefinition: Sendable, Equatable {
     /// UTF-8 byte offsets of the definition's text, from `fragment` through its closing `}`.
     public var sourceRange: Range<Int>
     public var position: GraphQLSourcePosition
+    /// The fragment's selection set; empty unless the parser kept selections.
+    public var selections: [GraphQLSelection]
 
     public init(name: String, typeCondition: String, fragmentSpreads: [GraphQLFragmentSpread],
-                sourceRange: Range<Int>, position: GraphQLSourcePosition) {
+                sourceRange: Range<Int>, position: GraphQLSourcePosition, selections: [GraphQLSelection] = []) {
         self.name = name
         self.typeCondition = typeCondition
         self.fragmentSpreads = fragmentSpreads
         self.sourceRange = sourceRange
         self.position = position
+        self.selections = selections
     }
 }
 

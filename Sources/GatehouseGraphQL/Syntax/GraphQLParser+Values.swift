@@ -25,16 +25,14 @@ extension GraphQLParser {
 
     // MARK: - Values
 
-    /// Value[Const] as JSON: Int and Float keep their lexeme, enum values become strings, input
-    /// objects become objects. Returns nil when the value refers to a variable (only possible when
-    /// `isConst` is false), since it then has no value before execution.
-    mutating func parseValue(isConst: Bool) throws(GraphQLSyntaxError) -> JSONValue? {
+    /// Value[Const] as written: Int and Float keep their lexeme, enum values stay enum values.
+    /// Variables are refused when `isConst` (default values).
+    mutating func parseValue(isConst: Bool) throws(GraphQLSyntaxError) -> GraphQLInputValue {
         switch token.kind {
         case .dollar:
             guard !isConst else { throw error("Unexpected variable in a constant value") }
             try advance()
-            _ = try parseName()
-            return nil
+            return .variable(try parseName())
         case .int, .float:
             let lexeme = tokenText()
             try advance()
@@ -44,7 +42,7 @@ extension GraphQLParser {
             try advance()
             return .string(value)
         case .name:
-            let value: JSONValue
+            let value: GraphQLInputValue
             if isName("true") {
                 value = .bool(true)
             } else if isName("false") {
@@ -52,7 +50,7 @@ extension GraphQLParser {
             } else if isName("null") {
                 value = .null
             } else {
-                value = .string(tokenText())
+                value = .enumValue(tokenText())
             }
             try advance()
             return value
@@ -66,62 +64,60 @@ extension GraphQLParser {
     }
 
     /// ListValue : [ ] | [ Value+ ]
-    private mutating func parseList(isConst: Bool) throws(GraphQLSyntaxError) -> JSONValue? {
+    private mutating func parseList(isConst: Bool) throws(GraphQLSyntaxError) -> GraphQLInputValue {
         try enterNesting()
         try advance()
-        var elements: [JSONValue] = []
-        var isComplete = true
+        var elements: [GraphQLInputValue] = []
         while token.kind != .bracketClose {
-            if let element = try parseValue(isConst: isConst) {
-                elements.append(element)
-            } else {
-                isComplete = false
-            }
+            elements.append(try parseValue(isConst: isConst))
         }
         depth -= 1
         try advance()
-        return isComplete ? .array(elements) : nil
+        return .list(elements)
     }
 
     /// ObjectValue : { } | { ObjectField+ }
-    private mutating func parseObject(isConst: Bool) throws(GraphQLSyntaxError) -> JSONValue? {
+    private mutating func parseObject(isConst: Bool) throws(GraphQLSyntaxError) -> GraphQLInputValue {
         try enterNesting()
         try advance()
-        var object = JSONObject()
-        var isComplete = true
+        var fields: [(name: String, value: GraphQLInputValue)] = []
         while token.kind != .braceClose {
             let name = try parseName()
             try expect(.colon)
-            if let value = try parseValue(isConst: isConst) {
-                object.members.append((key: name, value: value))
-            } else {
-                isComplete = false
-            }
+            fields.append((name: name, value: try parseValue(isConst: isConst)))
         }
         depth -= 1
         try advance()
-        return isComplete ? .object(object) : nil
+        return .object(fields)
     }
 
     // MARK: - Arguments and directives
 
-    /// Arguments[Const] : ( Argument+ )
-    mutating func parseArguments(isConst: Bool) throws(GraphQLSyntaxError) {
+    /// Arguments[Const] : ( Argument+ ); kept only when the parser keeps selections.
+    mutating func parseArguments(isConst: Bool) throws(GraphQLSyntaxError) -> [GraphQLArgument] {
         try expect(.parenOpen)
+        var arguments: [GraphQLArgument] = []
         repeat {
-            _ = try parseName()
+            let name = try parseName()
             try expect(.colon)
-            _ = try parseValue(isConst: isConst)
+            let value = try parseValue(isConst: isConst)
+            if keepsSelections { arguments.append(GraphQLArgument(name: name, value: value)) }
         } while token.kind != .parenClose
         try advance()
+        return arguments
     }
 
-    /// Directives[Const] : Directive+ where Directive : @ Name Arguments?
-    mutating func parseDirectives(isConst: Bool) throws(GraphQLSyntaxError) {
+    /// Directives[Const] : Directive+ where Directive : @ Name Arguments?; kept only when the
+    /// parser keeps selections.
+    @discardableResult
+    mutating func parseDirectives(isConst: Bool) throws(GraphQLSyntaxError) -> [GraphQLDirective] {
+        var directives: [GraphQLDirective] = []
         while token.kind == .at {
             try advance()
-            _ = try parseName()
-            if token.kind == .parenOpen { try parseArguments(isConst: isConst) }
+            let name = try parseName()
+            let arguments = token.kind == .parenOpen ? try parseArguments(isConst: isConst) : []
+            if keepsSelections { directives.append(GraphQLDirective(name: name, arguments: arguments)) }
         }
+        return directives
     }
 }

@@ -2,7 +2,9 @@
 /// operations (query, mutation, subscription, and the `{ … }` shorthand), variable definitions
 /// with types and constant default values, directives, selection sets, fields with aliases and
 /// arguments, fragment spreads, inline fragments and fragment definitions. Type-system
-/// definitions are refused: a gateway document only executes.
+/// definitions are refused: a gateway document only executes. Selection sets, arguments and
+/// directives are checked and dropped unless `keepingSelections` asks for them (an executor
+/// such as the demo backend's needs them; the gateway's policy does not).
 ///
 /// Errors carry the line and column of the offending token. Nesting deeper than `maxDepth`
 /// (selection sets, lists, objects) is refused so hostile documents cannot exhaust the stack.
@@ -18,20 +20,25 @@ public struct GraphQLParser {
     /// Spreads of the definition being parsed, each name once, in order of first use.
     var spreads: [GraphQLFragmentSpread] = []
     var spreadNames: Set<String> = []
+    /// Whether selection sets, arguments and directives are built into the document.
+    let keepsSelections: Bool
 
     // MARK: - Entry points
 
-    public static func parse(_ text: String) throws(GraphQLSyntaxError) -> GraphQLDocument {
-        try parse(utf8: Array(text.utf8))
+    public static func parse(_ text: String,
+                             keepingSelections: Bool = false) throws(GraphQLSyntaxError) -> GraphQLDocument {
+        try parse(utf8: Array(text.utf8), keepingSelections: keepingSelections)
     }
 
     /// `bytes` must be valid UTF-8.
-    public static func parse(utf8 bytes: [UInt8]) throws(GraphQLSyntaxError) -> GraphQLDocument {
-        var parser = try GraphQLParser(bytes: bytes)
+    public static func parse(utf8 bytes: [UInt8],
+                             keepingSelections: Bool = false) throws(GraphQLSyntaxError) -> GraphQLDocument {
+        var parser = try GraphQLParser(bytes: bytes, keepingSelections: keepingSelections)
         return try parser.parseDocument()
     }
 
-    private init(bytes: [UInt8]) throws(GraphQLSyntaxError) {
+    private init(bytes: [UInt8], keepingSelections: Bool) throws(GraphQLSyntaxError) {
+        keepsSelections = keepingSelections
         lexer = GraphQLLexer(bytes: bytes)
         token = try lexer.next()
     }
@@ -85,10 +92,10 @@ public struct GraphQLParser {
             if token.kind == .parenOpen { variables = try parseVariableDefinitions() }
             try parseDirectives(isConst: false)
         }
-        try parseSelectionSet()
+        let selections = try parseSelectionSet()
         return GraphQLOperationDefinition(kind: kind, name: name, variables: variables,
                                           fragmentSpreads: spreads, sourceRange: start..<previousTokenEnd,
-                                          position: position)
+                                          position: position, selections: selections)
     }
 
     /// VariableDefinitions : ( VariableDefinition+ )
@@ -111,7 +118,7 @@ public struct GraphQLParser {
         var defaultValue: JSONValue?
         if token.kind == .equals {
             try advance()
-            defaultValue = try parseValue(isConst: true)
+            defaultValue = try parseValue(isConst: true).constantJSON
         }
         try parseDirectives(isConst: true)
         return VariableDefinition(name: name, type: type, defaultValue: defaultValue)
@@ -130,9 +137,10 @@ public struct GraphQLParser {
         try expectKeyword("on")
         let typeCondition = try parseName()
         try parseDirectives(isConst: false)
-        try parseSelectionSet()
+        let selections = try parseSelectionSet()
         return GraphQLFragmentDefinition(name: name, typeCondition: typeCondition, fragmentSpreads: spreads,
-                                         sourceRange: start..<previousTokenEnd, position: position)
+                                         sourceRange: start..<previousTokenEnd, position: position,
+                                         selections: selections)
     }
 
     private mutating func beginDefinition() {
@@ -142,20 +150,22 @@ public struct GraphQLParser {
 
     // MARK: - Selections
 
-    /// SelectionSet : { Selection+ }
-    mutating func parseSelectionSet() throws(GraphQLSyntaxError) {
+    /// SelectionSet : { Selection+ }; the selections are empty unless the parser keeps them.
+    mutating func parseSelectionSet() throws(GraphQLSyntaxError) -> [GraphQLSelection] {
         guard token.kind == .braceOpen else { throw expected("\"{\"") }
         try enterNesting()
         try advance()
+        var selections: [GraphQLSelection] = []
         repeat {
-            try parseSelection()
+            if let selection = try parseSelection() { selections.append(selection) }
         } while token.kind != .braceClose
         depth -= 1
         try advance()
+        return selections
     }
 
-    /// Selection : Field | FragmentSpread | InlineFragment
-    private mutating func parseSelection() throws(GraphQLSyntaxError) {
+    /// Selection : Field | FragmentSpread | InlineFragment; nil unless the parser keeps selections.
+    private mutating func parseSelection() throws(GraphQLSyntaxError) -> GraphQLSelection? {
         if token.kind == .spread {
             try advance()
             if token.kind == .name, !isName("on") {
@@ -164,30 +174,39 @@ public struct GraphQLParser {
                 if spreadNames.insert(name).inserted {
                     spreads.append(GraphQLFragmentSpread(name: name, position: position))
                 }
-                try parseDirectives(isConst: false)
-                return
+                let directives = try parseDirectives(isConst: false)
+                return keepsSelections ? .fragmentSpread(name: name, directives: directives) : nil
             }
+            var typeCondition: String?
             if isName("on") {
                 try advance()
-                _ = try parseName()
+                typeCondition = try parseName()
             }
-            try parseDirectives(isConst: false)
-            try parseSelectionSet()
-            return
+            let directives = try parseDirectives(isConst: false)
+            let selections = try parseSelectionSet()
+            return keepsSelections
+                ? .inlineFragment(typeCondition: typeCondition, directives: directives, selections: selections) : nil
         }
-        try parseField()
+        let field = try parseField()
+        return keepsSelections ? .field(field) : nil
     }
 
     /// Field : Alias? Name Arguments? Directives? SelectionSet?
-    private mutating func parseField() throws(GraphQLSyntaxError) {
-        _ = try parseName()
+    private mutating func parseField() throws(GraphQLSyntaxError) -> GraphQLField {
+        // Columns cost a scan of the line, so they are worked out only for kept selections.
+        let position = keepsSelections ? lexer.sourcePosition(of: token) : GraphQLSourcePosition(line: 0, column: 0)
+        var alias: String?
+        var name = try parseName()
         if token.kind == .colon {
             try advance()
-            _ = try parseName()
+            alias = name
+            name = try parseName()
         }
-        if token.kind == .parenOpen { try parseArguments(isConst: false) }
-        try parseDirectives(isConst: false)
-        if token.kind == .braceOpen { try parseSelectionSet() }
+        let arguments = token.kind == .parenOpen ? try parseArguments(isConst: false) : []
+        let directives = try parseDirectives(isConst: false)
+        let selections = token.kind == .braceOpen ? try parseSelectionSet() : []
+        return GraphQLField(alias: alias, name: name, arguments: arguments, directives: directives,
+                            selections: selections, position: position)
     }
 
     // MARK: - Tokens

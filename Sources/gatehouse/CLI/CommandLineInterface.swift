@@ -9,7 +9,7 @@ enum CommandLineInterface {
     static let usage = """
     usage: gatehouse [run] [--config PATH]
            gatehouse check [--config PATH]
-           gatehouse demo [--port N]
+           gatehouse demo [--port N] [--config PATH]
            gatehouse token --secret S --sub U [--ttl 1h] [--aud A] [--iss I] [--claim k=v]...
            gatehouse sdk swift [--config PATH] --schema SCHEMA.graphql --out DIR [--package Name]
                      [--scalar GraphQLName=SwiftType]...
@@ -30,11 +30,15 @@ enum CommandLineInterface {
                 let options = try Options.parse(rest, valued: ["--config"])
                 return Check.run(configPath: configPath(options))
             case "demo":
-                let options = try Options.parse(rest, valued: ["--port"])
-                guard let port = Int(options.value("--port") ?? "8080"), (1...65535).contains(port) else {
-                    throw UsageError("--port takes a port number")
+                let options = try Options.parse(rest, valued: ["--port", "--config"])
+                var port: Int?
+                if let text = options.value("--port") {
+                    guard let number = Int(text), (1...65535).contains(number) else {
+                        throw UsageError("--port takes a port number")
+                    }
+                    port = number
                 }
-                return Demo.run(port: port)
+                return Demo.run(port: port, configPath: options.value("--config") ?? Demo.defaultConfigPath)
             case "token":
                 let options = try Options.parse(rest, valued: ["--secret", "--sub", "--ttl", "--aud", "--iss", "--claim"])
                 return try Token.run(options)

@@ -4,12 +4,9 @@ import GatehouseCore
 
 /// Reads, validates and compiles a configuration: every problem, with its key path.
 enum ConfigLoading {
-    static func load(path: String) -> Result<GatewaySnapshot, ConfigErrors> {
-        ConfigLoader.load(path: path, environment: ProcessInfo.processInfo.environment).flatMap(GatewaySnapshot.compile)
-    }
-
-    static func load(yaml: String) -> Result<GatewaySnapshot, ConfigErrors> {
-        ConfigLoader.load(yaml: yaml, environment: ProcessInfo.processInfo.environment).flatMap(GatewaySnapshot.compile)
+    static func load(path: String,
+                     environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<GatewaySnapshot, ConfigErrors> {
+        ConfigLoader.load(path: path, environment: environment).flatMap(GatewaySnapshot.compile)
     }
 }
 

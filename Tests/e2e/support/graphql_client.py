@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 
+from .child_process import terminate
 from .ports import free_port, wait_for_port
 
 SERVER_SCRIPT = Path(__file__).with_name("graphql_upstream.py")
@@ -49,13 +50,7 @@ class GraphQLUpstream:
         return len({tuple(entry["client"]) for entry in self.requests()})
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        terminate(self.process)
         self.log.close()
 
 

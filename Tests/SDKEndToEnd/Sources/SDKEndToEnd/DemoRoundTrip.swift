@@ -35,18 +35,27 @@ struct DemoRoundTrip {
             return !token.isEmpty
         }
         await checks.run("me through the authenticated door") {
-            try await client.me().me?.id == "alice@example.com"
+            try await client.me().me.id == "alice@example.com"
         }
         await checks.run("listMoviesByGenre over GET /ops with typed parameters") {
             let movies = try await client.listMoviesByGenre(genre: "drama", limit: 2).listMoviesByGenre
             return !movies.isEmpty && movies.count <= 2
         }
-        await checks.run("getMovieByKey by ID") {
-            try await client.getMovieByKey(key: "m1").getMovieByKey?.key == "m1"
+        await checks.run("getMovieByKey by ID, a listed enum value") {
+            let movie = try await client.getMovieByKey(key: "m1").getMovieByKey
+            return movie?.key == "m1" && movie?.aspectRatio == .WIDESCREEN
+        }
+        await checks.run("an enum value the schema does not list decodes to _UNKNOWN") {
+            try await client.getMovieByKey(key: "m7").getMovieByKey?.aspectRatio == ._UNKNOWN("IMAX_EXPANDED")
+        }
+        await checks.run("listMoviesByGenre keeps an unlisted value among listed ones") {
+            let ratios = try await client.listMoviesByGenre(genre: "scifi").listMoviesByGenre.map(\.aspectRatio)
+            return ratios.contains(._UNKNOWN("IMAX_EXPANDED")) && ratios.contains(.WIDESCREEN)
         }
         await checks.run("createMovie by POST with variables") {
             let created = try await client.createMovie(title: "Gatehouse", genre: "drama", year: 2026, rating: 4.5)
             return created.createMovie.title == "Gatehouse" && created.createMovie.year == 2026
+                && !created.createMovie.key.isEmpty
         }
         await checks.run("adventuresAll over GET /ops") {
             try await !client.adventuresAll().adventureList.items.isEmpty

@@ -1,0 +1,341 @@
+import GatehouseHTTP
+import GatehouseIO
+import Glibc
+
+/// One client connection: the I/O shell around `ConnectionMachine`. It reads, writes and arms
+/// the timer; every decision about what happens next is the machine's (`perform(_:)` carries
+/// out its steps). Requests are answered one at a time by an `Exchange`; pipelined requests wait
+/// in `input` and are answered in order.
+final class ClientConnection: IOHandler, TimerTarget {
+    /// Workers outlive their connections.
+    unowned(unsafe) let worker: Worker
+    let fd: Int32
+    let stream: SocketStream
+    private var token: UInt64 = 0
+    let client: ClientAddress
+    private(set) var machine: ConnectionMachine
+    private var interest: EventSet = []
+    /// Both buffers are released while the connection is idle, so an idle keep-alive
+    /// connection costs little more than this object.
+    var input = ByteBuffer(capacity: 0)
+    var output = ByteBuffer(capacity: 0)
+    /// How far the head parser has looked into `input` (it resumes there).
+    var scanned = 0
+    var deadline: UInt64 = 0
+    var scheduledDeadline: UInt64 = 0
+    /// When the first byte of the current head was read (monotonic ns), for the access log.
+    private(set) var headStartedAt: UInt64 = 0
+    /// The request in flight, if any.
+    var exchange: Exchange?
+
+    var loop: EventLoop { worker.loop }
+
+    init(worker: Worker, fd: Int32, tls: TLSConnection?, client: ClientAddress) {
+        self.worker = worker
+        self.fd = fd
+        stream = SocketStream(fd: fd, tls: tls)
+        self.client = client
+        let snapshot = worker.snapshot
+        machine = ConnectionMachine(timeouts: .init(header: snapshot.headerTimeoutNanos, idle: snapshot.idleTimeoutNanos))
+    }
+
+    var isTLS: Bool { stream.tls != nil }
+    var isIdle: Bool { machine.isIdle }
+
+    func start() {
+        token = loop.register(fd, .readable, handler: self)
+        interest = .readable
+        perform(machine.handle(.opened(tls: isTLS, now: loop.now)))
+    }
+
+    // MARK: - Performing the machine's steps
+
+    /// Applies the timer change, then does what the machine asked.
+    func perform(_ step: ConnectionMachine.Step) {
+        switch step.timer {
+        case .keep: break
+        case .set(let at): setDeadline(at)
+        case .clear: deadline = 0
+        }
+        switch step.action {
+        case .none:
+            break
+        case .continueHandshake:
+            continueHandshake()
+        case .parseHead:
+            parseHead()
+        case .parseHeadLater:
+            updateInterest()
+            loop.defer_ { [self] in
+                if case .readingHead = machine.state { parseHead() }
+            }
+        case .startExchange:
+            break  // `parseHead` starts it with the parsed head in hand
+        case .refuse(let error):
+            refuse(error)
+        case .exchangeDeadline(let now):
+            if let exchange { exchange.deadlineReached(now: now) } else { close() }
+        case .updateInterest:
+            updateInterest()
+        case .releaseBuffers:
+            scanned = 0
+            worker.buffers.recycle(&input)
+            worker.buffers.recycle(&output)
+            updateInterest()
+        case .linger:
+            startLingering()
+        case .close:
+            closeSocket(reset: false)
+        case .abort:
+            closeSocket(reset: true)
+        }
+    }
+
+    /// A failed handshake (a plain-HTTP request on the TLS port, an untrusted client
+    /// certificate) closes the connection without a response: there is no channel to answer on.
+    private func continueHandshake() {
+        guard let tls = stream.tls else { return }
+        switch tls.handshake() {
+        case .done:
+            perform(machine.handle(.handshakeFinished(now: loop.now)))
+        case .wantRead:
+            setInterest(.readable)
+        case .wantWrite:
+            setInterest(.writable)
+        case .failed:
+            perform(machine.handle(.handshakeFailed))
+        }
+    }
+
+    // MARK: - Events
+
+    func handleEvents(_ events: EventSet) {
+        if machine.state == .handshaking { return continueHandshake() }
+        if events.contains(.writable) {
+            flushOutput()
+        }
+        if !machine.isClosed && (events.contains(.readable) || events.contains(.hangup) || events.contains(.error)) {
+            readable()
+        }
+    }
+
+    private func readable() {
+        switch machine.state {
+        case .idle, .readingHead:
+            guard readIntoInput() else { return }
+            if !input.isEmpty {
+                if machine.state == .idle { headStartedAt = MonotonicClock.nanoseconds }
+                perform(machine.handle(.bytesArrived(now: loop.now)))
+            }
+        case .exchanging:
+            guard let exchange else { return }
+            // Body bytes for the exchange, or early pipelined bytes (bounded by the interest)
+            // and end of stream, which aborts an exchange still reading its request.
+            guard readIntoInput() else { return }
+            if exchange.wantsRequestBody { exchange.pumpRequestBody() }
+        case .lingering:
+            discardInput()
+        case .handshaking, .refusing, .closed:
+            return
+        }
+    }
+
+    /// Reads what the socket has into `input`. Returns false at end of stream or on an error,
+    /// after telling the machine.
+    @discardableResult
+    func readIntoInput() -> Bool {
+        worker.buffers.fill(&input)
+        repeat {
+            input.reserveTail(Self.readChunk)
+            switch stream.read(into: input.tail, count: input.tailSpace) {
+            case .done(0):
+                let complete = exchange.map { !$0.wantsRequestBody && !$0.isCollectingBody } ?? false
+                perform(machine.handle(.peerClosed(requestComplete: complete)))
+                return false
+            case .done(let n):
+                input.commit(n)
+            case .wouldBlock:
+                return true
+            case .failed:
+                perform(machine.handle(.ioFailed))
+                return false
+            }
+        } while stream.hasBufferedInput
+        return true
+    }
+
+    /// The least room a read is given; the pooled buffers are larger.
+    private static let readChunk = 2048
+
+    private func discardInput() {
+        var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while !machine.isClosed {
+            let result = withUnsafeMutableBytes(of: &scratch) { stream.read(into: $0.baseAddress!, count: $0.count) }
+            switch result {
+            case .done(0), .failed:
+                perform(machine.handle(.ioFailed))
+            case .done:
+                continue
+            case .wouldBlock:
+                return
+            }
+        }
+    }
+
+    // MARK: - Heads
+
+    /// Parses the next request head from `input` and starts its exchange.
+    private func parseHead() {
+        let snapshot = worker.snapshot
+        let parser = RequestHeadParser(limits: snapshot.limits)
+        switch parser.parse(input.readable, scanned: &scanned) {
+        case .incomplete:
+            perform(machine.handle(.headIncomplete))
+        case .invalid(let error):
+            perform(machine.handle(.headRefused(GatewayError(parsing: error), now: loop.now)))
+        case .complete(let head, let consumed):
+            input.consume(consumed)
+            scanned = 0
+            worker.buffers.fill(&output)
+            perform(machine.handle(.headParsed))
+            let exchange = Exchange(connection: self, head: head, snapshot: snapshot,
+                                    requestID: worker.requestID(for: head), headBytes: consumed,
+                                    startedAt: headStartedAt)
+            self.exchange = exchange
+            exchange.run()
+        }
+    }
+
+    /// Answers a request that never became an exchange (unparseable head, head timeout). The
+    /// connection closes after it: after such a failure the stream's framing cannot be trusted.
+    private func refuse(_ error: GatewayError) {
+        worker.buffers.fill(&output)
+        // A refused HEAD request gets no body, or the client would read it as a next response.
+        let headRequest = input.readableCount >= 5 && memcmp(input.readable.baseAddress!, "HEAD ", 5) == 0
+        input.clear()
+        let requestID = worker.makeRequestID()
+        ErrorEnvelope.render(error, requestID: requestID, keepAlive: false, headRequest: headRequest, into: &output)
+        let mapping = ErrorEnvelope.mapping(for: error.kind)
+        let now = MonotonicClock.nanoseconds
+        worker.record(RequestRecord(
+            requestID: requestID, method: UnsafeRawBufferPointer(start: nil, count: 0),
+            path: UnsafeRawBufferPointer(start: nil, count: 0), route: nil, status: mapping.status,
+            upstreamStatus: nil, durationNanos: headStartedAt != 0 ? now - headStartedAt : 0, upstreamNanos: nil,
+            bytesIn: 0, bytesOut: output.readableCount, client: client.text, errorCode: mapping.code.description,
+            subject: nil))
+        flushOutput()
+    }
+
+    // MARK: - Writing
+
+    /// Writes as much of `output` as the socket takes; tells the exchange, or the machine, once
+    /// everything is out.
+    func flushOutput() {
+        while !output.isEmpty {
+            let pending = output.readable
+            switch stream.write(from: pending.baseAddress!, count: pending.count) {
+            case .done(let n):
+                output.consume(n)
+                exchange?.bytesOut += n
+            case .wouldBlock:
+                updateInterest()
+                return
+            case .failed:
+                perform(machine.handle(.ioFailed))
+                return
+            }
+        }
+        if let exchange {
+            exchange.clientDrained()
+        } else {
+            perform(machine.handle(.outputDrained(now: loop.now)))
+        }
+    }
+
+    /// Epoll interest follows the machine: read while it (or the exchange) wants input, write
+    /// while output waits. Between body and response the socket stays watched, which saves two
+    /// epoll_ctl calls per request; early pipelined bytes are buffered (bounded) and a client
+    /// that goes away aborts the exchange, as with nginx.
+    func updateInterest() {
+        guard !machine.isClosed, machine.state != .handshaking else { return }
+        var wanted: EventSet = []
+        if machine.wantsReadable(exchangeWantsInput: exchange?.wantsClientInput ?? false) { wanted.insert(.readable) }
+        if !output.isEmpty { wanted.insert(.writable) }
+        setInterest(wanted)
+    }
+
+    private func setInterest(_ wanted: EventSet) {
+        guard wanted != interest else { return }
+        interest = wanted
+        loop.modify(fd, wanted, token: token)
+    }
+
+    // MARK: - Deadlines
+
+    func setDeadline(_ at: UInt64) {
+        deadline = at
+        loop.scheduleDeadline(self)
+    }
+
+    func deadlineReached(now: UInt64) {
+        perform(machine.handle(.timerFired(now: now)))
+    }
+
+    // MARK: - Finishing
+
+    /// After a response is fully written: the next request, linger, or close.
+    func exchangeFinished(keepAlive: Bool) {
+        exchange = nil
+        headStartedAt = input.isEmpty ? 0 : MonotonicClock.nanoseconds
+        perform(machine.handle(.exchangeFinished(keepAlive: keepAlive, inputPending: !input.isEmpty,
+                                                  draining: worker.isDraining, now: loop.now)))
+    }
+
+    /// The exchange cut its response off: reset, so no partial response passes for a whole one.
+    func exchangeAborted() {
+        exchange = nil
+        perform(machine.handle(.exchangeAborted))
+    }
+
+    /// The worker is draining: an idle connection closes now, a busy one after its response.
+    func drain() {
+        perform(machine.handle(.drainStarted))
+    }
+
+    private func startLingering() {
+        stream.shutdownTLS()
+        Syscalls.shutdownWrite(fd)
+        input.clear()
+        updateInterest()
+        discardInput()
+    }
+
+    private func closeSocket(reset: Bool) {
+        deadline = 0
+        if let exchange {
+            self.exchange = nil
+            exchange.clientAborted()
+        }
+        if reset { Syscalls.setLingerZero(fd) }
+        loop.unregister(fd)
+        Syscalls.close(fd)
+        input.clear()
+        output.clear()
+        worker.buffers.recycle(&input)
+        worker.buffers.recycle(&output)
+        worker.connectionClosed(self)
+    }
+
+    /// Closes at once (the worker's connection limit, a failed write).
+    func close() {
+        perform(machine.handle(.ioFailed))
+    }
+}
+
+/// The client's address as the gateway reports and forwards it.
+struct ClientAddress {
+    /// "127.0.0.1" or "::1".
+    let text: String
+    /// 4 or 16 bytes, for trusted-proxy checks.
+    let bytes: [UInt8]
+}

@@ -1,0 +1,35 @@
+import GatehouseConfig
+
+/// A route's limits, split by the stage that checks them, and the store holding their state.
+struct CompiledRateLimits: Sendable {
+    let beforeAuthentication: [CompiledRateLimit]
+    let afterAuthentication: [CompiledRateLimit]
+    /// Every limit names `memory` today; once shared stores exist, a stage's checks go to each
+    /// limit's own store, one call per store.
+    let store: RateLimitStore
+
+    static let none = CompiledRateLimits(beforeAuthentication: [], afterAuthentication: [],
+                                         store: MemoryRateLimitStore.process)
+
+    init(route: RouteConfig, store: RateLimitStore, metrics: RateLimitMetrics) {
+        let limits = route.rateLimits.map { CompiledRateLimit(config: $0, routeLabel: route.path, metrics: metrics) }
+        self.init(beforeAuthentication: limits.filter { $0.stage == .beforeAuthentication },
+                  afterAuthentication: limits.filter { $0.stage == .afterAuthentication }, store: store)
+    }
+
+    private init(beforeAuthentication: [CompiledRateLimit], afterAuthentication: [CompiledRateLimit],
+                 store: RateLimitStore) {
+        self.beforeAuthentication = beforeAuthentication
+        self.afterAuthentication = afterAuthentication
+        self.store = store
+    }
+
+    var isEmpty: Bool { beforeAuthentication.isEmpty && afterAuthentication.isEmpty }
+
+    func limits(for stage: RateLimitStage) -> [CompiledRateLimit] {
+        switch stage {
+        case .beforeAuthentication: return beforeAuthentication
+        case .afterAuthentication: return afterAuthentication
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import GatehouseConfig
+import Synchronization
+
+/// Limit state in this process's memory, shared by every worker: a limit of 10/m is 10 per
+/// minute for the whole process, whichever threads the requests land on. Keys are spread over
+/// striped maps, each behind its own mutex, so workers rarely wait for each other.
+///
+/// Memory is bounded. An entry whose TAT is in the past carries no information (the key has
+/// its full burst again) and may be dropped at any time. When a stripe reaches its share of
+/// `capacity`, its dead entries are dropped; if it is still over `evictionTarget` of its share,
+/// the entries with the earliest TATs (the ones closest to full again) are evicted. An evicted
+/// live key starts over with a full burst: under a flood of distinct keys the limiter errs
+/// towards allowing, never towards refusing a key it has not seen.
+public final class MemoryRateLimitStore: RateLimitStore {
+    /// The store every route uses unless another is named: one per process.
+    public static let process = MemoryRateLimitStore()
+
+    /// Keys held across all stripes by default: a few tens of MiB at most (an entry is a key of
+    /// some 40–80 bytes plus its TAT and the map's overhead).
+    public static let defaultCapacity = 262_144
+    /// Stripes: a power of two comfortably above the worker count of the machines this runs on.
+    static let stripeCount = 64
+    /// An overfull stripe is brought down to this fraction of its share, so eviction (a sort
+    /// of the stripe) happens once per many insertions rather than on each.
+    static let evictionTarget = 0.875
+
+    public let name = RateLimitConfig.memoryStore
+    /// A mutex is not copyable, so each lives in a small box the array can hold.
+    private final class Stripe: Sendable {
+        let entries = Mutex<[[UInt8]: Int64]>([:])
+    }
+
+    private let stripes: [Stripe]
+    private let stripeCapacity: Int
+
+    public init(capacity: Int = defaultCapacity) {
+        stripeCapacity = max(1, capacity / Self.stripeCount)
+        stripes = (0..<Self.stripeCount).map { _ in Stripe() }
+    }
+
+    public func decide(_ checks: [RateLimitCheck], now: Int64, waiter: RateLimitWaiter) -> RateLimitAnswer {
+        .decided(decide(checks, now: now))
+    }
+
+    /// The decisions for one stage. Each check is decided under its stripe's lock; when one
+    /// refuses, the ones that allowed are taken back, so a refused request counts nowhere.
+    public func decide(_ checks: [RateLimitCheck], now: Int64) -> [GCRADecision] {
+        var decisions: [GCRADecision] = []
+        decisions.reserveCapacity(checks.count)
+        for check in checks {
+            decisions.append(stripe(for: check.key).entries.withLock { map in
+                let (decision, tat) = check.gcra.decide(tat: map[check.key], now: now)
+                if decision.allowed { store(tat, for: check.key, in: &map, now: now) }
+                return decision
+            })
+        }
+        if decisions.contains(where: { !$0.allowed }) {
+            for (check, decision) in zip(checks, decisions) where decision.allowed {
+                stripe(for: check.key).entries.withLock { map in
+                    if let tat = map[check.key] { map[check.key] = check.gcra.refund(tat: tat) }
+                }
+            }
+        }
+        return decisions
+    }
+
+    /// Entries held, for tests.
+    var count: Int { stripes.reduce(0) { total, stripe in total + stripe.entries.withLock { $0.count } } }
+
+    // MARK: - Stripes
+
+    private func stripe(for key: [UInt8]) -> Stripe {
+        // Not `hashValue`: that is seeded per process, which is fine, but costs a second hash;
+        // FNV-1a over the key is enough to spread keys over the stripes.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
+        return stripes[Int(hash % UInt64(Self.stripeCount))]
+    }
+
+    private func store(_ tat: Int64, for key: [UInt8], in map: inout [[UInt8]: Int64], now: Int64) {
+        if map[key] == nil && map.count >= stripeCapacity { makeRoom(in: &map, now: now) }
+        map[key] = tat
+    }
+
+    private func makeRoom(in map: inout [[UInt8]: Int64], now: Int64) {
+        map = map.filter { $0.value > now }
+        let target = Int(Double(stripeCapacity) * Self.evictionTarget)
+        guard map.count > target else { return }
+        let evicted = map.sorted { $0.value < $1.value }.prefix(map.count - target)
+        for (key, _) in evicted { map.removeValue(forKey: key) }
+    }
+}

@@ -1,0 +1,41 @@
+/// One limit to apply to one request: the GCRA parameters and the key, already namespaced by
+/// route and policy.
+public struct RateLimitCheck: Sendable {
+    public var gcra: GCRA
+    public var key: [UInt8]
+
+    public init(gcra: GCRA, key: [UInt8]) {
+        self.gcra = gcra
+        self.key = key
+    }
+}
+
+/// A store's answer to a stage's checks.
+public enum RateLimitAnswer: Sendable {
+    /// Decided at once, one decision per check, in order.
+    case decided([GCRADecision])
+    /// The store asked someone else (a Redis round trip); it will call the waiter later.
+    case pending
+}
+
+/// The exchange waiting for a store that answered `.pending`.
+public protocol RateLimitWaiter: AnyObject {
+    /// Called on the waiter's own event loop with one decision per check, in order.
+    func rateLimitsDecided(_ decisions: [GCRADecision])
+}
+
+/// Where limit state lives. All checks of one call are one stage of one request: either every
+/// one allows it and each counts it, or the request is refused and none counts it (a refused
+/// request must not use up the allowance of the other limits).
+///
+/// The memory store answers `.decided` at once. A store that needs a round trip (Redis: one
+/// GCRA script over all keys of the stage, run with EVALSHA from the worker's epoll loop)
+/// returns `.pending`, keeps `waiter` and calls `rateLimitsDecided` on `loop` when the reply
+/// arrives; the exchange then resumes at the phase after the limit stage, exactly as it goes
+/// on after `.decided`.
+public protocol RateLimitStore: Sendable {
+    /// Store name as the config writes it (`memory`).
+    var name: String { get }
+
+    func decide(_ checks: [RateLimitCheck], now: Int64, waiter: RateLimitWaiter) -> RateLimitAnswer
+}

@@ -1,0 +1,79 @@
+/// Running the request phases (`RequestPhase`) in order, waiting where a phase asks to, then
+/// forwarding. A wait ends with a loop event (the body read whole, an answer delivered) or is
+/// cancelled by the client going away or a deadline (`Exchange.cancelWait()`).
+extension Exchange {
+    func run() {
+        runPhases(from: .framing)
+    }
+
+    func runPhases(from first: RequestPhase) {
+        var phase: RequestPhase? = first
+        while let current = phase {
+            switch run(current) {
+            case .next:
+                phase = current.following
+            case .respond(let error):
+                return respond(error)
+            case .wait(let pending):
+                return wait(for: pending, in: current)
+            }
+        }
+        forward()
+    }
+
+    @inline(__always)
+    private func run(_ phase: RequestPhase) -> PhaseResult {
+        switch phase {
+        case .framing: FramingPhase.run(self)
+        case .route: RoutePhase.run(self)
+        case .limitBeforeAuth: checkRateLimits(.beforeAuthentication)
+        case .limitAfterAuth: checkRateLimits(.afterAuthentication)
+        case .authenticate: AuthenticationPhase.run(self)
+        case .operationPolicy: OperationPolicyPhase.run(self)
+        case .cache: .next
+        case .bufferBody: BodyBufferingPhase.run(self)
+        }
+    }
+
+    private func wait(for pending: Pending, in phase: RequestPhase) {
+        switch pending {
+        case .requestBody:
+            // Bounded by `body_timeout`; the route timeout starts when the request is forwarded.
+            stage = .readingBody(resume: phase)
+            startReadingBody(streaming: false)
+        case .answer(let answer):
+            stage = .waiting(phase, answer)
+            armRouteDeadlineIfNeeded()
+            armDeadline()
+            answer.whenComplete { [unowned(unsafe) self] result in
+                guard case .waiting(phase, _) = stage else { return }
+                resume(after: phase, with: result)
+            }
+        }
+    }
+
+    /// A waiting phase's verdict arrived.
+    func resume(after phase: RequestPhase, with result: PhaseResult) {
+        stage = .phases
+        switch result {
+        case .next:
+            if let following = phase.following { runPhases(from: following) } else { forward() }
+        case .respond(let error):
+            respond(error)
+        case .wait(let pending):
+            wait(for: pending, in: phase)
+        }
+    }
+
+    /// The body a phase waited for is complete: that phase runs again and now sees it.
+    func bodyBuffered() {
+        guard case .readingBody(let phase) = stage else { return }
+        stage = .phases
+        runPhases(from: phase)
+    }
+
+    /// Drops a wait in progress (client gone, deadline passed).
+    func cancelWait() {
+        if case .waiting(_, let answer) = stage { answer.cancel() }
+    }
+}

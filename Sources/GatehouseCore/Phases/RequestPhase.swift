@@ -1,0 +1,75 @@
+/// The request phases in their fixed order (README, "Architecture"): what a request passes
+/// through between its parsed head and the upstream. Each phase answers with a `PhaseResult`;
+/// none touches a socket. The limit and cache slots pass every request on routes without
+/// `rate_limit` or `cache`.
+enum RequestPhase: Int, CaseIterable, Equatable {
+    /// Body framing against the limits (`max_body_bytes`, no body on GET/HEAD, `Expect`).
+    case framing
+    /// Path rules, then the most specific route, then its methods.
+    case route
+    /// Rate limits keyed before authentication (`ip`, `header:`, `route`).
+    case limitBeforeAuth
+    case authenticate
+    /// Rate limits keyed on who the caller is (`subject`, `api_key`).
+    case limitAfterAuth
+    /// Persisted operations, allow-lists, GET translation (reads the body when the route needs it).
+    case operationPolicy
+    case cache
+    /// Reads the whole request body before an upstream connection is taken, unless the route
+    /// streams (`request_buffering: false`).
+    case bufferBody
+
+    var following: RequestPhase? { RequestPhase(rawValue: rawValue + 1) }
+}
+
+/// A phase's verdict.
+enum PhaseResult {
+    /// Go on with the next phase.
+    case next
+    /// Answer with this error; nothing goes upstream.
+    case respond(GatewayError)
+    /// Not decided yet: resume when `Pending` completes.
+    case wait(Pending)
+}
+
+/// What a waiting phase waits for.
+enum Pending {
+    /// The whole request body: the exchange reads it (memory, then a temporary file) and runs
+    /// the phase again.
+    case requestBody
+    /// An answer from elsewhere on the worker's loop: a store reply, a key fetch, a cache fill.
+    case answer(PendingAnswer)
+}
+
+/// A wait for something the worker's loop will deliver. The producer calls `complete(_:)` on the
+/// loop's thread; the exchange calls `cancel()` when the client goes away or a deadline fires
+/// first, and the producer's `onCancel` lets go of whatever it held.
+final class PendingAnswer {
+    private var resume: ((PhaseResult) -> Void)?
+    /// Set by the producer: releases its side (a queued Redis command, a collapsed-fill slot).
+    var onCancel: (() -> Void)?
+
+    init() {}
+
+    /// Called once by the exchange when it starts waiting.
+    func whenComplete(_ resume: @escaping (PhaseResult) -> Void) {
+        self.resume = resume
+    }
+
+    var isWaiting: Bool { resume != nil }
+
+    /// The answer arrived; the phase's verdict is `result`. Ignored after a cancel.
+    func complete(_ result: PhaseResult) {
+        guard let resume else { return }
+        self.resume = nil
+        onCancel = nil
+        resume(result)
+    }
+
+    func cancel() {
+        resume = nil
+        let cancelled = onCancel
+        onCancel = nil
+        cancelled?()
+    }
+}

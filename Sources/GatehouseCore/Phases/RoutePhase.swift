@@ -1,0 +1,22 @@
+/// The path rules, then the most specific route, then the route's methods (README, "Routing").
+/// Routing happens on the exact bytes that will be forwarded.
+enum RoutePhase {
+    static func run(_ exchange: Exchange) -> PhaseResult {
+        let head = exchange.head
+        return head.bytes.withUnsafeBytes { raw -> PhaseResult in
+            let path = UnsafeRawBufferPointer(rebasing: raw[head.path])
+            if let problem = PathValidator.problem(in: path) {
+                exchange.keepAlive = false
+                return .respond(GatewayError(.badRequest, problem))
+            }
+            guard let route = exchange.snapshot.router.match(path) else {
+                return .respond(GatewayError(.notFound, "No route matches this path."))
+            }
+            exchange.route = route
+            guard route.allows(method: UnsafeRawBufferPointer(rebasing: raw[head.method])) else {
+                return .respond(GatewayError(.methodNotAllowed(allow: route.allow), "This method is not allowed on this route."))
+            }
+            return .next
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import GatehouseHTTP
+import GatehouseIO
+
+/// Writes the client's response head from the upstream's: hop-by-hop fields dropped, the
+/// framing the gateway will use, and the request id.
+enum ResponseHeadWriter {
+    static func write(_ response: ResponseHead, exchange: Exchange, keepAlive: Bool, into out: inout ByteBuffer) {
+        out.append("HTTP/1.1 ")
+        out.append(decimal: response.status)
+        out.append(byte: 0x20)
+        out.append(response.bytes[response.reason])
+        out.append("\r\n")
+        let compressing = exchange.gzip != nil
+        var chunkedToClient = false
+        var rewritesLength = compressing
+        if compressing {
+            chunkedToClient = exchange.head.version == .http11
+        } else if case .chunked(_, let verbatim) = exchange.responseBody {
+            chunkedToClient = verbatim
+            rewritesLength = !verbatim
+        }
+        var sawVary = false
+        response.bytes.withUnsafeBytes { raw in
+            for field in response.headers {
+                if response.isHopByHop(field) { continue }
+                let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
+                let value = UnsafeRawBufferPointer(rebasing: raw[field.value])
+                if HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xRequestID) { continue }
+                if rewritesLength && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength) { continue }
+                out.append(name)
+                out.append(": ")
+                if compressing && HeaderNames.asciiCaseInsensitiveEquals(name, "etag") && value.first == UInt8(ascii: "\"") {
+                    out.append("W/")  // the compressed body is not byte-identical: the validator is weak
+                }
+                out.append(value)
+                if compressing && HeaderNames.asciiCaseInsensitiveEquals(name, "vary") {
+                    sawVary = true
+                    out.append(", Accept-Encoding")
+                }
+                out.append("\r\n")
+            }
+        }
+        if compressing {
+            out.append("Content-Encoding: gzip\r\n")
+            if !sawVary { out.append("Vary: Accept-Encoding\r\n") }
+        }
+        if chunkedToClient { out.append("Transfer-Encoding: chunked\r\n") }
+        out.append(exchange.responseHeaderBlock)
+        out.append("X-Request-Id: ")
+        out.append(string: exchange.requestID)
+        if !keepAlive {
+            out.append("\r\nConnection: close\r\n\r\n")
+        } else if exchange.head.version == .http10 {
+            out.append("\r\nConnection: keep-alive\r\n\r\n")
+        } else {
+            out.append("\r\n\r\n")
+        }
+    }
+}

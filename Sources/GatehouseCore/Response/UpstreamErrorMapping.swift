@@ -1,0 +1,45 @@
+import GatehouseHTTP
+
+/// Which upstream responses become gateway envelopes. 401, 403 and 429 always do;
+/// other error statuses do when their body is not JSON (an HTML error page must not reach an
+/// app that expects GraphQL JSON). JSON error responses pass through unchanged.
+enum UpstreamErrorMapping {
+    static func error(for response: ResponseHead) -> GatewayError? {
+        switch response.status {
+        case 401:
+            return GatewayError.upstreamAnswer(.unauthenticated, "The upstream refused the credentials.")
+        case 403:
+            return GatewayError.upstreamAnswer(.forbidden, "The upstream refused access.")
+        case 429:
+            return GatewayError.upstreamAnswer(.rateLimited(retryAfterSeconds: retryAfter(response)),
+                                               "The upstream is rate limiting requests.")
+        case 400...599 where !hasJSONBody(response):
+            return GatewayError.upstreamAnswer(.upstreamError(upstreamStatus: response.status),
+                                               "The upstream answered with an error.")
+        default:
+            return nil
+        }
+    }
+
+    /// `Retry-After` in delta-seconds (an HTTP-date is not passed on).
+    static func retryAfter(_ response: ResponseHead) -> Int? {
+        guard let range = response.headerValue(named: HeaderNames.retryAfter), range.count > 0, range.count <= 9 else {
+            return nil
+        }
+        var value = 0
+        for byte in response.bytes[range] {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// `application/json`, `application/graphql-response+json` or any `+json` type.
+    static func hasJSONBody(_ response: ResponseHead) -> Bool {
+        guard let range = response.headerValue(named: HeaderNames.contentType) else { return false }
+        var type = response.bytes[range].prefix { $0 != UInt8(ascii: ";") }
+        while let last = type.last, last == 0x20 || last == 0x09 { type = type.dropLast() }
+        let lower = type.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return lower == Array("application/json".utf8) || lower.suffix(5) == Array("+json".utf8)[...]
+    }
+}

@@ -1,0 +1,176 @@
+import CLinux
+import GatehouseConfig
+import GatehouseHTTP
+import GatehouseIO
+
+/// One event-loop thread: its listener, client connections, upstream pools, metrics and log.
+/// Nothing here is shared with other workers; the configuration arrives as immutable snapshots.
+public final class Worker: @unchecked Sendable {
+    let index: Int
+    public let loop: EventLoop
+    private(set) var snapshot: GatewaySnapshot
+    private let shared: SharedServerState
+    let metrics: WorkerMetrics
+    let accessLog: AccessLog
+    private var acceptor: Acceptor?
+    private var pools: [UpstreamPool] = []
+    private var poolsByKey: [String: UpstreamPool] = [:]
+    private var routeMetricsByIndex: [RouteMetrics] = []
+    private let unroutedMetrics: RouteMetrics
+    private var requestIDs = RequestIDGenerator()
+    let buffers = BufferPool(limit: 1024)
+    let gzipStreams = GzipStreamPool(limit: 16)
+    private var connections: [ObjectIdentifier: ClientConnection] = [:]
+    private(set) var isDraining = false
+    private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
+
+    init(index: Int, snapshot: GatewaySnapshot, listenerFD: Int32, shared: SharedServerState, logFD: Int32) {
+        self.index = index
+        loop = EventLoop(name: "gatehouse-w\(index)")
+        self.snapshot = snapshot
+        self.shared = shared
+        metrics = WorkerMetrics()
+        accessLog = AccessLog(fd: logFD, loop: loop)
+        unroutedMetrics = metrics.route("")
+        acceptor = Acceptor(worker: self, fd: listenerFD)
+        install(snapshot)
+    }
+
+    /// Runs the loop on the calling thread until the worker has drained.
+    func run() {
+        acceptor?.start()
+        loop.run()
+        accessLog.flush()
+    }
+
+    // MARK: - Configuration
+
+    /// Takes a new snapshot: pools for unchanged upstreams are kept, others are retired.
+    func install(_ newer: GatewaySnapshot) {
+        snapshot = newer
+        var kept: [String: UpstreamPool] = [:]
+        pools = newer.upstreams.map { upstream in
+            let pool = poolsByKey[upstream.poolKey]
+                ?? UpstreamPool(loop: loop, upstream: upstream, metrics: metrics.upstream(upstream.config.name))
+            pool.adopt(upstream)
+            kept[upstream.poolKey] = pool
+            return pool
+        }
+        for (key, pool) in poolsByKey where kept[key] == nil { pool.closeIdle() }
+        poolsByKey = kept
+        routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
+        tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
+    }
+
+    func pool(for upstreamIndex: Int) -> UpstreamPool { pools[upstreamIndex] }
+
+    func routeMetrics(for route: CompiledRoute?) -> RouteMetrics {
+        guard let route, route.index < routeMetricsByIndex.count, routeMetricsByIndex[route.index].label == route.label else {
+            return route.map { metrics.route($0.label) } ?? unroutedMetrics
+        }
+        return routeMetricsByIndex[route.index]
+    }
+
+    // MARK: - Requests
+
+    func makeRequestID() -> String { requestIDs.make() }
+
+    /// The client's X-Request-Id when acceptable (SPEC §3), else a new one.
+    func requestID(for head: RequestHead) -> String {
+        if let range = head.headerValue(named: HeaderNames.xRequestID) {
+            let acceptable = head.bytes.withUnsafeBytes { RequestIDGenerator.isAcceptable(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            if acceptable { return head.string(range) }
+        }
+        return requestIDs.make()
+    }
+
+    var unixSeconds: Int64 { gh_realtime_ns() / 1_000_000_000 }
+
+    /// This worker's cache of tokens `verifier` accepted.
+    func tokenCache(for verifier: JWTVerifier) -> VerifiedTokenCache {
+        let key = ObjectIdentifier(verifier)
+        if let cache = tokenCaches[key] { return cache }
+        let cache = VerifiedTokenCache()
+        tokenCaches[key] = cache
+        return cache
+    }
+
+    /// The one place a finished request is counted and logged, whoever answered it.
+    func record(_ record: RequestRecord) {
+        routeMetrics(for: record.route).record(status: record.status, micros: Int(record.durationNanos / 1000))
+        if accessLog.isEnabled { accessLog.write(record) }
+    }
+
+    func isTrustedProxy(_ client: ClientAddress) -> Bool {
+        let proxies = snapshot.trustedProxies
+        if proxies.isEmpty { return false }
+        return proxies.contains { $0.contains(client.bytes) }
+    }
+
+    // MARK: - Connections
+
+    /// Called by the acceptor for every new socket.
+    func accepted(fd: Int32, peer: SocketAddress?) {
+        if shared.connectionCount() >= shared.maxConnections || isDraining {
+            Syscalls.close(fd)  // over the limit: accepted and closed at once
+            return
+        }
+        _ = gh_tcp_nodelay(fd)
+        shared.connectionOpened()
+        metrics.connections.atomicAdd(0, 1)
+        let (text, _) = peer?.hostAndPort ?? ("unknown", 0)
+        var tls: TLSConnection?
+        if let context = snapshot.serverTLS {
+            do {
+                tls = try TLSConnection(context: context, fd: fd, mode: .server)
+            } catch {
+                ErrorLog.warn("TLS for client \(text): \(error.message)")
+                Syscalls.close(fd)
+                shared.connectionClosed()
+                metrics.connections.atomicAdd(0, -1)
+                return
+            }
+        }
+        let connection = ClientConnection(worker: self, fd: fd, tls: tls,
+                                          client: ClientAddress(text: text, bytes: peer?.addressBytes ?? []))
+        connections[ObjectIdentifier(connection)] = connection
+        connection.start()
+    }
+
+    func connectionClosed(_ connection: ClientConnection) {
+        connections.removeValue(forKey: ObjectIdentifier(connection))
+        shared.connectionClosed()
+        metrics.connections.atomicAdd(0, -1)
+        if isDraining && connections.isEmpty { finishDrain() }
+    }
+
+    // MARK: - Draining
+
+    /// Stops accepting, closes idle connections and lets the rest finish with `Connection: close`.
+    func beginDrain() {
+        guard !isDraining else { return }
+        isDraining = true
+        acceptor?.close()
+        acceptor = nil
+        for connection in Array(connections.values) { connection.drain() }
+        if connections.isEmpty { finishDrain() }
+    }
+
+    private func finishDrain() {
+        for pool in pools { pool.closeIdle() }
+        loop.stop()
+    }
+}
+
+/// The little state all workers share: the connection count that `max_connections` limits.
+/// Touched once per connection, never per request.
+final class SharedServerState: @unchecked Sendable {
+    let maxConnections: Int
+    private let counter = AtomicCounters(count: 1)
+
+    init(maxConnections: Int) { self.maxConnections = maxConnections }
+
+    func connectionCount() -> Int { counter.load(0) }
+    func connectionOpened() { counter.atomicAdd(0, 1) }
+    func connectionClosed() { counter.atomicAdd(0, -1) }
+}
