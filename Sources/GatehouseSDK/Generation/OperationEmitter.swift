@@ -19,9 +19,7 @@ struct OperationEmitter {
             let type = variable.isOptional && !swift.hasSuffix("?") ? swift + "?" : swift
             return (variable: variable, name: SwiftNames.identifier(variable.name), type: type)
         }
-        let door = route.door == .public ? "the public door" : "the authenticated door"
-        let call = route.method == .get ? "GET \(route.path)" : "POST \(route.path) by name"
-        code.line("/// `\(operation.kind.rawValue) \(operation.name)`: \(call), through \(door) (route `\(route.routePath)`).")
+        code.line("/// `\(operation.kind.rawValue) \(operation.name)`: \(describe(route)) (route `\(route.routePath)`).")
         code.block("public enum \(names.typeName)") { code in
             code.line("public static let operationName = \(SwiftNames.literal(operation.name))")
             if !variables.isEmpty {
@@ -49,9 +47,10 @@ struct OperationEmitter {
         let isQuery = operation.kind == .query
         if isQuery { parameters.append("fetchPolicy: FetchPolicy = .preferCache") }
         let result = "\(names.typeName).Data"
-        let door = route.door == .public ? ".public" : ".authenticated"
+        let doorCase = route.door == .public ? ".public" : ".authenticated"
         code.block("extension GatehouseClient") { code in
-            code.line("/// `\(operation.name)`" + (isQuery ? "; `fetchPolicy` is sent as `Cache-Control`." : "."))
+            code.line("/// Calls the held \(operation.kind.rawValue) `\(operation.name)`: \(describe(route))."
+                      + (isQuery ? " `fetchPolicy` travels as `Cache-Control`." : ""))
             code.block("public func \(names.methodName)(\(parameters.joined(separator: ", "))) async throws -> \(result)") { code in
                 let variablesValue: String
                 if variables.isEmpty {
@@ -72,13 +71,19 @@ struct OperationEmitter {
                         code.line("try query.appendJSON(\"variables\", variables)")
                     }
                     code.line("return try await get(\(result).self, path: \(SwiftNames.literal(route.path)), query: query,")
-                    code.line("                     door: \(door), fetchPolicy: fetchPolicy)")
+                    code.line("                     door: \(doorCase), fetchPolicy: fetchPolicy)")
                 case .post:
                     code.line("return try await post(\(result).self, path: \(SwiftNames.literal(route.path)),")
                     code.line("                      operationName: \(names.typeName).operationName, variables: \(variablesValue),")
-                    code.line("                      door: \(door), fetchPolicy: \(isQuery ? "fetchPolicy" : "nil"))")
+                    code.line("                      door: \(doorCase), fetchPolicy: \(isQuery ? "fetchPolicy" : "nil"))")
                 }
             }
         }
+    }
+
+    /// `GET /ops/name, through the authenticated door`.
+    private func describe(_ route: OperationRoute) -> String {
+        let call = route.method == .get ? "GET \(route.path)" : "POST \(route.path) by name"
+        return call + (route.door == .public ? ", through the public door" : ", through the authenticated door")
     }
 }
