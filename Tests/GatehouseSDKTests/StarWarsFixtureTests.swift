@@ -31,8 +31,9 @@ private func generateFixture() throws -> SwiftSDK.Output {
     let operations = output.files.map(\.path).filter { $0.hasPrefix("Sources/StarWarsAPI/Operations/") }
     #expect(operations.count == 7)
     let schemaTypes = output.files.map(\.path).filter { $0.hasPrefix("Sources/StarWarsAPI/Schema/") }.sorted()
-    #expect(schemaTypes == ["Sources/StarWarsAPI/Schema/ColorInput.swift", "Sources/StarWarsAPI/Schema/Episode.swift",
-                            "Sources/StarWarsAPI/Schema/ReviewFilter.swift", "Sources/StarWarsAPI/Schema/ReviewInput.swift"])
+    #expect(schemaTypes == ["Sources/StarWarsAPI/Schema/ColorInput.swift", "Sources/StarWarsAPI/Schema/CommentaryFilter.swift",
+                            "Sources/StarWarsAPI/Schema/Episode.swift", "Sources/StarWarsAPI/Schema/ReviewFilter.swift",
+                            "Sources/StarWarsAPI/Schema/ReviewInput.swift"])
 }
 
 @Test func theStarWarsFixtureHasNoDuplicateTopLevelTypes() throws {
@@ -53,4 +54,20 @@ private func generateFixture() throws -> SwiftSDK.Output {
     #expect(files["Sources/StarWarsAPI/Operations/SearchQuery.swift"]?.contains("door: .public") == true)
     #expect(files["Sources/StarWarsAPI/Operations/ReviewsQuery.swift"]?.contains("door: .authenticated") == true)
     #expect(files["Sources/StarWarsAPI/Operations/CreateReviewMutation.swift"]?.contains("path: \"/graphql\"") == true)
+}
+
+@Test func inputObjectsThatHoldThemselvesAreBoxed() throws {
+    let files = Dictionary(uniqueKeysWithValues: try generateFixture().files.map { ($0.path, $0.contents) })
+    let filter = try #require(files["Sources/StarWarsAPI/Schema/ReviewFilter.swift"])
+    #expect(filter.contains("""
+        public var _not: ReviewFilter? {
+            get { __notStorage?.value }
+            set { __notStorage = newValue.map(IndirectInput.init) }
+        }
+        private var __notStorage: IndirectInput<ReviewFilter>?
+    """))
+    #expect(filter.contains("public var _and: [ReviewFilter]?\n"))
+    #expect(filter.contains("case __notStorage = \"_not\""))
+    let color = try #require(files["Sources/StarWarsAPI/Schema/ColorInput.swift"])
+    #expect(!color.contains("IndirectInput"))
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Writes a generated package to disk. Files whose contents did not change are left alone (so a
 /// rebuild after generating again is incremental), generated Swift files no longer produced are
-/// removed, and a directory holding a package the generator did not write is refused.
+/// removed, and a directory holding a package the generator did not write is refused. When files
+/// come or go, the manifest's modification time is renewed: SwiftPM plans a package it depends on
+/// by path again only when that package's manifest changed, and would otherwise miss them.
 public enum GeneratedPackageWriter {
     public struct Summary: Sendable, Equatable {
         public var written: Int
@@ -26,13 +28,16 @@ public enum GeneratedPackageWriter {
             where stale.hasSuffix(".swift") && !produced.contains(sources + "/" + stale) {
             if (try? manager.removeItem(atPath: sources + "/" + stale)) != nil { summary.removed += 1 }
         }
+        var created = 0
         for file in files {
             let path = directory + "/" + file.path
             let bytes = Data(file.contents.utf8)
-            if manager.contents(atPath: path) == bytes {
+            let existing = manager.contents(atPath: path)
+            if existing == bytes {
                 summary.unchanged += 1
                 continue
             }
+            if existing == nil { created += 1 }
             do {
                 try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
                                             withIntermediateDirectories: true)
@@ -41,6 +46,9 @@ public enum GeneratedPackageWriter {
                 return .failure(SDKIssue(file: path, position: nil, message: "cannot write the file"))
             }
             summary.written += 1
+        }
+        if created + summary.removed > 0 {
+            try? manager.setAttributes([.modificationDate: Date()], ofItemAtPath: manifest)
         }
         return .success(summary)
     }

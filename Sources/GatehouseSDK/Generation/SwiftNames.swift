@@ -22,7 +22,7 @@ enum SwiftNames {
         "URLRequest", "URLResponse", "URLSession", "UUID", "Void", "CodingKeys", "Variables",
         "Connector", "FetchPolicy", "GatehouseClient", "GatehouseError", "GatewayDoor", "JSONValue",
         "JSONCoding", "ISO8601Text", "NoVariables", "QueryParameters", "QueryParameterValue", "TokenProvider",
-        "CallByName", "GraphQLResponse", "ErrorEnvelope", "Foundation", "FoundationNetworking",
+        "CallByName", "GraphQLResponse", "ErrorEnvelope", "IndirectInput", "Foundation", "FoundationNetworking",
     ]
 
     /// An identifier, escaped when it is a keyword.

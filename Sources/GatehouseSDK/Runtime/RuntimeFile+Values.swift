@@ -119,6 +119,30 @@ extension RuntimeFile {
     }
     """#)
 
+    static let indirectInput = RuntimeFile(name: "IndirectInput.swift", contents: #"""
+    /// Holds an input object inside one of its own fields (a filter's `_not`), which a struct
+    /// cannot do directly; encodes as the value itself.
+    public final class IndirectInput<Value: Encodable & Sendable & Hashable>: Encodable, Sendable, Hashable {
+        public let value: Value
+
+        public init(_ value: Value) {
+            self.value = value
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try value.encode(to: encoder)
+        }
+
+        public static func == (left: IndirectInput, right: IndirectInput) -> Bool {
+            left.value == right.value
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(value)
+        }
+    }
+    """#)
+
     static let jsonValue = RuntimeFile(name: "JSONValue.swift", contents: #"""
     /// Any JSON value, for the `Any` scalar.
     public enum JSONValue: Sendable, Hashable, Codable {

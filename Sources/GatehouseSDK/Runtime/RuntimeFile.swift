@@ -6,5 +6,5 @@ struct RuntimeFile {
 
     /// Every runtime file, in the order they are written.
     static let all: [RuntimeFile] = [connector, fetchPolicy, gatehouseError, client, transport,
-                                      queryParameters, jsonCoding, jsonValue]
+                                      queryParameters, jsonCoding, jsonValue, indirectInput]
 }

@@ -29,6 +29,13 @@ enum StarWarsDecoding {
         } catch {
             checks.expect(false, "star wars: search decodes (\(error))")
         }
+        var filter = ReviewFilter(minStars: 3, _not: ReviewFilter(episodes: [.JEDI]))
+        filter.commentary = CommentaryFilter(contains: "droids", review: ReviewFilter(minStars: 1))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let filterJSON = (try? encoder.encode(filter)).map { String(decoding: $0, as: UTF8.self) }
+        checks.expect(filterJSON == #"{"_not":{"episodes":["JEDI"]},"commentary":{"contains":"droids","review":{"minStars":1}},"minStars":3}"#,
+                      "star wars: input objects that hold themselves encode as plain JSON (\(filterJSON ?? "nil"))")
         let episode = Episode(rawValue: "FORCE_AWAKENS")
         let encoded = try? JSONEncoder().encode([episode])
         checks.expect(encoded.map { String(decoding: $0, as: UTF8.self) } == #"["FORCE_AWAKENS"]"#,
