@@ -146,3 +146,11 @@ private func file(_ name: String) throws -> String {
     #expect(source.contains("public let price: String?"))
     #expect(source.contains("public let extra: JSONValue?"))
 }
+
+@Test func aVariableNamedFetchPolicyKeepsItsName() throws {
+    let sdl = "type Query { movies(fetchPolicy: String): [String!]! }"
+    let document = "query movies($fetchPolicy: String) { movies(fetchPolicy: $fetchPolicy) }"
+    let source = try #require(try generate(document, against: sdl)["Sources/MoviesAPI/Operations/MoviesQuery.swift"])
+    #expect(source.contains("public func movies(fetchPolicy: String? = nil, gatewayFetchPolicy: FetchPolicy = .preferCache)"))
+    #expect(source.contains("fetchPolicy: gatewayFetchPolicy)"))
+}

@@ -45,12 +45,14 @@ struct OperationEmitter {
                             into code: inout SwiftCode) {
         var parameters = variables.map { "\($0.name): \($0.type)" + ($0.variable.isOptional ? " = nil" : "") }
         let isQuery = operation.kind == .query
-        if isQuery { parameters.append("fetchPolicy: FetchPolicy = .preferCache") }
+        // A GraphQL variable may itself be called fetchPolicy; the policy then takes another label.
+        let policy = variables.contains { $0.name == "fetchPolicy" } ? "gatewayFetchPolicy" : "fetchPolicy"
+        if isQuery { parameters.append("\(policy): FetchPolicy = .preferCache") }
         let result = "\(names.typeName).Data"
         let doorCase = route.door == .public ? ".public" : ".authenticated"
         code.block("extension GatehouseClient") { code in
             code.line("/// Calls the held \(operation.kind.rawValue) `\(operation.name)`: \(describe(route))."
-                      + (isQuery ? " `fetchPolicy` travels as `Cache-Control`." : ""))
+                      + (isQuery ? " `\(policy)` travels as `Cache-Control`." : ""))
             code.block("public func \(names.methodName)(\(parameters.joined(separator: ", "))) async throws -> \(result)") { code in
                 let variablesValue: String
                 if variables.isEmpty {
@@ -71,11 +73,11 @@ struct OperationEmitter {
                         code.line("try query.appendJSON(\"variables\", variables)")
                     }
                     code.line("return try await get(\(result).self, path: \(SwiftNames.literal(route.path)), query: query,")
-                    code.line("                     door: \(doorCase), fetchPolicy: fetchPolicy)")
+                    code.line("                     door: \(doorCase), fetchPolicy: \(policy))")
                 case .post:
                     code.line("return try await post(\(result).self, path: \(SwiftNames.literal(route.path)),")
                     code.line("                      operationName: \(names.typeName).operationName, variables: \(variablesValue),")
-                    code.line("                      door: \(doorCase), fetchPolicy: \(isQuery ? "fetchPolicy" : "nil"))")
+                    code.line("                      door: \(doorCase), fetchPolicy: \(isQuery ? policy : "nil"))")
                 }
             }
         }
