@@ -3,10 +3,11 @@
 #   make build       release binary at .build/release/gatehouse
 #   make build-static  the same with the Swift runtime linked in (as the Dockerfile builds it),
 #                    at .build/static/release/gatehouse
-#   make test        deps, unit tests, release build, fuzzing, deploy checks, static build and
-#                    its smoke run, end-to-end suite (what CI runs)
+#   make test        deps, unit tests, release build, the SDK end to end, fuzzing, deploy checks,
+#                    static build and its smoke run, end-to-end suite (what CI runs)
 #   make test-unit   Swift Testing unit tests only
 #   make test-e2e    release build, then the pytest suite against it
+#   make test-sdk    release build, then `gatehouse sdk swift` end to end (scripts/test-sdk.sh)
 #   make test-deploy yamllint, hadolint, every Kubernetes layout rendered and validated,
 #                    `gatehouse check` on the shipped configs, the Grafana dashboard
 #   make test-smoke  static build: no Swift runtime library needed (ldd), `pytest -m smoke`
@@ -18,7 +19,7 @@ PYTHON ?= python3
 E2E    ?= Tests/e2e
 PYTEST_FLAGS ?= -q
 
-.PHONY: deps build build-static test test-unit test-e2e test-deploy test-smoke demo clean
+.PHONY: deps build build-static test test-unit test-e2e test-sdk test-sdk-run test-deploy test-smoke demo clean
 
 # A scratch path of its own, so the static build never replaces the normal release build.
 STATIC_SCRATCH = .build/static
@@ -36,6 +37,7 @@ build-static:
 test: deps
 	$(SWIFT) test
 	$(SWIFT) build -c release
+	$(MAKE) test-sdk-run
 	$(MAKE) fuzz-quick
 	$(MAKE) test-deploy
 	$(MAKE) test-smoke
@@ -52,6 +54,13 @@ test-unit:
 
 test-e2e: build
 	$(PYTHON) -m pytest $(PYTEST_FLAGS) $(E2E)
+
+# Generates the demo's Swift client and the Star Wars fixture's, builds them (warnings as errors)
+# and runs the demo's against a live gateway; test-sdk-run skips the release build.
+test-sdk: build test-sdk-run
+
+test-sdk-run:
+	SWIFT=$(SWIFT) PYTHON=$(PYTHON) bash scripts/test-sdk.sh
 
 demo: deps build
 	.build/release/gatehouse demo

@@ -7,6 +7,8 @@ import PackageDescription
 // sockets, no HTTP statuses; it uses GatehouseHTTP only for the one percent-decoder.
 // GatehouseDemo is the backend `gatehouse demo` runs, built on the same IO, HTTP and GraphQL code
 // (and GatehouseCore only to mint its login tokens); the gateway itself never depends on it.
+// GatehouseSDK (`gatehouse sdk swift`: SDL reader, operation type resolution, Swift client
+// generator) reads config and GraphQL only; the CLI hands it the operations the gateway holds.
 // The request path's modules skip Swift's run-time exclusivity checks in release builds: each
 // access to a class's stored property otherwise costs a `swift_beginAccess` call (about 2% of
 // the CPU per proxied request in `perf`). Debug builds, the tests and the sanitizer runs keep
@@ -37,8 +39,10 @@ let package = Package(
                 swiftSettings: hotPath),
         .target(name: "GatehouseDemo",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseCore"]),
+        .target(name: "GatehouseSDK", dependencies: ["GatehouseGraphQL", "GatehouseConfig"]),
         .executableTarget(name: "gatehouse",
-                          dependencies: ["GatehouseCore", "GatehouseDemo", "GatehouseHTTP", "GatehouseGraphQL"]),
+                          dependencies: ["GatehouseCore", "GatehouseDemo", "GatehouseHTTP", "GatehouseGraphQL",
+                                         "GatehouseSDK"]),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),
@@ -47,6 +51,8 @@ let package = Package(
         .testTarget(name: "GatehouseCoreTests", dependencies: ["GatehouseCore", "GatehouseGraphQL"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "GatehouseDemoTests", dependencies: ["GatehouseDemo", "GatehouseGraphQL", "GatehouseHTTP"]),
+        .testTarget(name: "GatehouseSDKTests", dependencies: ["GatehouseSDK", "GatehouseGraphQL", "GatehouseConfig"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,14 +10,25 @@ extension OperationRegistry {
     /// stored text and, for a file holding exactly one operation, the SHA-256 of the whole file.
     /// Fragments are shared by all files of the directory. Every problem is reported at once.
     public static func load(directory: String) -> Result<OperationRegistry, OperationLoadErrors> {
+        var (sources, issues) = readSources(directory: directory)
+        let result = load(sources: sources)
+        guard !issues.isEmpty else { return result }
+        if case .failure(let more) = result { issues += more.issues }
+        return .failure(OperationLoadErrors(issues))
+    }
+
+    /// The `*.graphql` files under `directory` as `load(directory:)` reads them (recursively, in
+    /// byte order of their relative paths), and the files it could not read. `gatehouse sdk`
+    /// reads the operations from the same files the gateway registers.
+    public static func readSources(directory: String) -> (sources: [(path: String, text: String)],
+                                                          issues: [OperationLoadIssue]) {
         let files: [String]
         do {
             files = try FileManager.default.subpathsOfDirectory(atPath: directory)
                 .filter { $0.hasSuffix(".graphql") }
                 .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         } catch {
-            return .failure(OperationLoadErrors([OperationLoadIssue(
-                file: directory, position: nil, message: "cannot read the operations directory")]))
+            return ([], [OperationLoadIssue(file: directory, position: nil, message: "cannot read the operations directory")])
         }
         var sources: [(path: String, text: String)] = []
         var issues: [OperationLoadIssue] = []
@@ -37,10 +48,7 @@ extension OperationRegistry {
             }
             sources.append((path: path, text: text))
         }
-        let result = load(sources: sources)
-        guard !issues.isEmpty else { return result }
-        if case .failure(let more) = result { issues += more.issues }
-        return .failure(OperationLoadErrors(issues))
+        return (sources, issues)
     }
 
     /// Registers the operations of in-memory documents, as `load(directory:)` does for files;

@@ -11,6 +11,9 @@ enum CommandLineInterface {
            gatehouse check [--config PATH]
            gatehouse demo [--port N] [--config PATH]
            gatehouse token --secret S --sub U [--ttl 1h] [--aud A] [--iss I] [--claim k=v]...
+           gatehouse sdk swift [--config PATH] --schema SCHEMA.graphql --out DIR [--package Name]
+                     [--scalar GraphQLName=SwiftType]...
+                                  a Swift client package for the operations the gateway holds
            gatehouse version
     """
 
@@ -39,6 +42,8 @@ enum CommandLineInterface {
             case "token":
                 let options = try Options.parse(rest, valued: ["--secret", "--sub", "--ttl", "--aud", "--iss", "--claim"])
                 return try Token.run(options)
+            case "sdk":
+                return try SDK.run(rest)
             case "version", "--version":
                 print("gatehouse \(version)")
                 return 0

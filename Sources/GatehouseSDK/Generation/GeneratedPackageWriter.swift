@@ -1,0 +1,55 @@
+import Foundation
+
+/// Writes a generated package to disk. Files whose contents did not change are left alone (so a
+/// rebuild after generating again is incremental), generated Swift files no longer produced are
+/// removed, and a directory holding a package the generator did not write is refused. When files
+/// come or go, the manifest's modification time is renewed: SwiftPM plans a package it depends on
+/// by path again only when that package's manifest changed, and would otherwise miss them.
+public enum GeneratedPackageWriter {
+    public struct Summary: Sendable, Equatable {
+        public var written: Int
+        public var unchanged: Int
+        public var removed: Int
+    }
+
+    public static func write(_ files: [GeneratedFile], to directory: String,
+                             packageName: String) -> Result<Summary, SDKIssue> {
+        let manager = FileManager.default
+        let manifest = directory + "/Package.swift"
+        if let existing = manager.contents(atPath: manifest),
+           !String(decoding: existing, as: UTF8.self).contains(SwiftPackageGenerator.manifestMarker) {
+            return .failure(SDKIssue(file: manifest, position: nil,
+                                     message: "not written by gatehouse sdk; choose another --out directory"))
+        }
+        var summary = Summary(written: 0, unchanged: 0, removed: 0)
+        let produced = Set(files.map { directory + "/" + $0.path })
+        let sources = directory + "/Sources/" + packageName
+        for stale in (manager.enumerator(atPath: sources)?.allObjects as? [String] ?? [])
+            where stale.hasSuffix(".swift") && !produced.contains(sources + "/" + stale) {
+            if (try? manager.removeItem(atPath: sources + "/" + stale)) != nil { summary.removed += 1 }
+        }
+        var created = 0
+        for file in files {
+            let path = directory + "/" + file.path
+            let bytes = Data(file.contents.utf8)
+            let existing = manager.contents(atPath: path)
+            if existing == bytes {
+                summary.unchanged += 1
+                continue
+            }
+            if existing == nil { created += 1 }
+            do {
+                try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                            withIntermediateDirectories: true)
+                try bytes.write(to: URL(fileURLWithPath: path))
+            } catch {
+                return .failure(SDKIssue(file: path, position: nil, message: "cannot write the file"))
+            }
+            summary.written += 1
+        }
+        if created + summary.removed > 0 {
+            try? manager.setAttributes([.modificationDate: Date()], ofItemAtPath: manifest)
+        }
+        return .success(summary)
+    }
+}
