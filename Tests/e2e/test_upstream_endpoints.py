@@ -212,3 +212,29 @@ def test_dns_change_applied_without_a_reload(gateway_factory, tmp_path):
     finally:
         first.kill()
         second.kill()
+
+
+def test_max_pending_refuses_at_once(gateway_factory, endpoints):
+    """One connection per endpoint and one waiter: of six concurrent slow requests to one
+    endpoint, one is served, one waits, the other four get 503 without waiting."""
+    endpoints[0].mode(delay_ms=300)
+    gateway = start_gateway(gateway_factory, upstream_config(endpoints[:1], max_connections=1, max_pending=1))
+    results = []
+
+    def one_request():
+        with httpx.Client(base_url=gateway.url, timeout=5) as client:
+            started = time.monotonic()
+            status = client.post("/graphql", json=QUERY).status_code
+            results.append((status, time.monotonic() - started))
+
+    threads = [threading.Thread(target=one_request) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.02)  # in order: the first takes the connection, the second waits
+    for thread in threads:
+        thread.join()
+    refused = [elapsed for status, elapsed in results if status == 503]
+    print(f"max_pending 1: statuses {sorted(s for s, _ in results)}, "
+          f"503s within {max(refused) * 1000:.1f} ms")
+    assert sorted(s for s, _ in results) == [200, 200, 503, 503, 503, 503]
+    assert max(refused) < 0.1

@@ -72,7 +72,7 @@ public final class Gateway: @unchecked Sendable {
             })
         }
         admin?.start()
-        upstreamMonitor = UpstreamMonitor(workers: workers, snapshot: snapshot)
+        upstreamMonitor = UpstreamMonitor(sink: .workers(workers), snapshot: snapshot)
         upstreamMonitor?.start()
     }
 

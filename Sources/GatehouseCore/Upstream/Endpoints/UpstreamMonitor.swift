@@ -19,7 +19,7 @@ final class UpstreamMonitor: @unchecked Sendable {
         var labels: [String] { addresses.map(UpstreamEndpoint.label(for:)) }
     }
 
-    private let workers: [Worker]
+    private let sink: UpstreamMonitorSink
     private let resolver: any HostResolver
     private let board: UpstreamStatusBoard
     private let pending = Mutex<GatewaySnapshot?>(nil)
@@ -28,9 +28,9 @@ final class UpstreamMonitor: @unchecked Sendable {
     /// Touched by the monitor thread only.
     private var watches: [String: Watch] = [:]
 
-    init(workers: [Worker], snapshot: GatewaySnapshot, resolver: any HostResolver = GatewaySnapshot.resolver,
+    init(sink: UpstreamMonitorSink, snapshot: GatewaySnapshot, resolver: any HostResolver = GatewaySnapshot.resolver,
          board: UpstreamStatusBoard = .process) {
-        self.workers = workers
+        self.sink = sink
         self.resolver = resolver
         self.board = board
         pending.withLock { $0 = snapshot }
@@ -53,18 +53,24 @@ final class UpstreamMonitor: @unchecked Sendable {
 
     private func run() {
         while !stopped.load(ordering: .relaxed) {
-            if let snapshot = pending.withLock({ value -> GatewaySnapshot? in defer { value = nil }; return value }) {
-                adopt(snapshot)
-            }
+            let nextDue = min(runOnce(now: MonotonicClock.nanoseconds), MonotonicClock.nanoseconds + Self.maxSleepNanos)
             let now = MonotonicClock.nanoseconds
-            var nextDue = now + Self.maxSleepNanos
-            for key in Array(watches.keys) {
-                nextDue = min(nextDue, tick(key, now: now))
-                if stopped.load(ordering: .relaxed) { return }
-            }
-            let sleepNanos = nextDue > MonotonicClock.nanoseconds ? nextDue - MonotonicClock.nanoseconds : 0
-            if sleepNanos > 0 { usleep(useconds_t(sleepNanos / 1000)) }
+            if nextDue > now { usleep(useconds_t((nextDue - now) / 1000)) }
         }
+    }
+
+    /// Takes a pending configuration and does what is due at `now` (the thread's loop; tests
+    /// call it with a manual clock). Returns when something is next due.
+    func runOnce(now: UInt64) -> UInt64 {
+        if let snapshot = pending.withLock({ value -> GatewaySnapshot? in defer { value = nil }; return value }) {
+            adopt(snapshot)
+        }
+        var nextDue = UInt64.max
+        for key in Array(watches.keys) {
+            nextDue = min(nextDue, tick(key, now: now))
+            if stopped.load(ordering: .relaxed) { break }
+        }
+        return nextDue
     }
 
     private func adopt(_ snapshot: GatewaySnapshot) {
@@ -109,9 +115,7 @@ final class UpstreamMonitor: @unchecked Sendable {
         guard !fresh.isEmpty, labels != watch.labels else { return }
         ErrorLog.warn("upstream \(watch.upstream.config.name): endpoints now \(labels.joined(separator: ", "))")
         watch.addresses = fresh
-        for worker in workers {
-            worker.loop.post { _ in worker.applyEndpoints(poolKey: key, fresh) }
-        }
+        sink.endpointsChanged(key, fresh)
     }
 
     private func runChecks(_ watch: inout Watch, key: String) {
@@ -128,11 +132,29 @@ final class UpstreamMonitor: @unchecked Sendable {
                 let healthy = tracker.isHealthy
                 ErrorLog.warn("upstream \(name): endpoint \(label) is \(healthy ? "healthy" : "unhealthy") again")
                 board.setHealthy(upstream: name, endpoint: label, healthy)
-                for worker in workers {
-                    worker.loop.post { _ in worker.applyHealth(poolKey: key, endpoint: label, healthy: healthy) }
-                }
+                sink.healthChanged(key, label, healthy)
             }
             watch.trackers[label] = tracker
         }
+    }
+}
+
+/// Where the monitor's findings go: every worker's mailbox (tests collect them instead).
+struct UpstreamMonitorSink: Sendable {
+    /// (pool key, the new address list).
+    var endpointsChanged: @Sendable (String, [SocketAddress]) -> Void
+    /// (pool key, endpoint label, healthy).
+    var healthChanged: @Sendable (String, String, Bool) -> Void
+
+    static func workers(_ workers: [Worker]) -> UpstreamMonitorSink {
+        UpstreamMonitorSink(
+            endpointsChanged: { key, addresses in
+                for worker in workers { worker.loop.post { _ in worker.applyEndpoints(poolKey: key, addresses) } }
+            },
+            healthChanged: { key, label, healthy in
+                for worker in workers {
+                    worker.loop.post { _ in worker.applyHealth(poolKey: key, endpoint: label, healthy: healthy) }
+                }
+            })
     }
 }
