@@ -54,6 +54,7 @@ extension Exchange {
     func recordUpstreamOutcome(_ outcome: UpstreamMetrics.Outcome) {
         guard let pool else { return }
         pool.metrics.record(outcome)
+        guard pool.upstream.config.outlier != nil else { return }
         switch outcome {
         case .success: pool.group?.recordSuccess(pool)
         case .connect_error, .timeout, .reset, .bad_response: pool.group?.recordFailure(pool, now: loop.now)
@@ -65,6 +66,7 @@ extension Exchange {
     func recordUpstreamResponse(status: Int) {
         guard let pool else { return }
         pool.metrics.record(.success)
+        guard pool.upstream.config.outlier != nil else { return }  // no ejection: nothing to count
         if Self.failureStatuses.contains(status) {
             pool.group?.recordFailure(pool, now: loop.now)
         } else {
@@ -79,7 +81,7 @@ extension Exchange {
     /// The first time the request is queued on a connection: the head and the body that goes with
     /// it, and a copy of both when the request may have to be resent after bytes were sent.
     func writeFreshRequest(on connection: UpstreamConnection) {
-        let keepsCopy = retryProgress.resendPayload == nil && pool?.group?.retry.retriesAfterSend == true
+        let keepsCopy = retryProgress.resendPayload == nil && pool?.upstream.config.retry.retriesAfterSend == true
             && isKnownSafeToResend()
         UpstreamRequestWriter.write(exchange: self, into: &connection.output)
         queueBody(on: connection)
