@@ -39,6 +39,31 @@ public struct SocketAddress: @unchecked Sendable {
         return SocketAddress(storage: storage)
     }
 
+    /// Every IPv4 and IPv6 address a host name resolves to, in resolver order, without repeats
+    /// (blocking: called when loading a configuration and from the resolver thread, never on a loop).
+    public static func resolveAll(host: String, port: Int) -> [SocketAddress] {
+        if let numeric = SocketAddress(host: host, port: port) { return [numeric] }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0 else { return [] }
+        defer { freeaddrinfo(result) }
+        var addresses: [SocketAddress] = []
+        var seen = Set<[UInt8]>()
+        var entry = result
+        while let info = entry {
+            var storage = sockaddr_storage()
+            withUnsafeMutableBytes(of: &storage) { dest in
+                dest.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(info.pointee.ai_addrlen)))
+            }
+            if let address = SocketAddress(storage: storage), seen.insert(address.addressBytes).inserted {
+                addresses.append(address)
+            }
+            entry = info.pointee.ai_next
+        }
+        return addresses
+    }
+
     public var family: Int { Int(storage.ss_family) }
 
     /// The address as text ("127.0.0.1", "::1") and its port.

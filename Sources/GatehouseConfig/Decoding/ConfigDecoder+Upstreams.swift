@@ -50,6 +50,7 @@ extension ConfigDecoder {
         }
         if let count = map.value("max_idle", { self.integer($0, $1, in: 0...Int.max) }) { upstream.maxIdle = count }
         if let headers = map.value("headers", headerSettings) { upstream.headers = headers }
+        resilience(&map, path, into: &upstream)
         if let tlsEntry = map.take("tls") {
             let tlsPath = path.appendingKey("tls")
             upstream.tls = tls(tlsEntry.value, tlsPath)

@@ -22,6 +22,17 @@ public struct UpstreamConfig: Sendable, Equatable {
     public var tls: UpstreamTLSConfig?
     /// For `kind: aem`: persisted queries live at `/graphql/execute.json/<aemConfig>/<name>`.
     public var aemConfig: String?
+    /// Explicit endpoints; empty: every address the url's host resolves to.
+    public var endpoints: [UpstreamURL] = []
+    /// nil: names are resolved once, when the configuration is loaded.
+    public var resolveInterval: Duration?
+    public var balance: BalanceStrategy = .roundRobin
+    public var healthCheck: HealthCheckConfig?
+    /// nil: endpoints are never ejected for failing.
+    public var outlier: OutlierConfig?
+    public var retry = RetryConfig()
+    /// Requests waiting for a connection, per worker; nil: no bound beyond the route timeout.
+    public var maxPending: Int?
 
     public init(name: String, url: UpstreamURL) {
         self.name = name

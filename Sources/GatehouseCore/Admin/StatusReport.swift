@@ -46,16 +46,24 @@ struct StatusReport {
         ])
     }
 
+    /// The upstream's settings and, from the process-wide status board, each endpoint's address,
+    /// health, ejection and requests in flight.
     private static func upstream(_ upstream: CompiledUpstream) -> JSONValue {
-        let (host, port) = upstream.address.hostAndPort
-        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        // Before any worker has reported, the addresses the configuration resolved to.
+        var endpoints: JSONValue = .array(upstream.addresses.map { address in
+            let (host, port) = address.hostAndPort
+            let label = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            return .object(["address": .string(label), "healthy": .bool(true)])
+        })
+        if case .object(let status) = UpstreamStatusBoard.process.statusJSON(upstream: upstream.config.name),
+           case .array(let listed)? = status["endpoints"], !listed.isEmpty {
+            endpoints = .array(listed)
+        }
         return .object([
             "name": .string(upstream.config.name),
             "url": .string(upstream.config.url.description),
             "kind": .string(upstream.config.kind.rawValue),
-            // One endpoint per resolved address. Endpoint health checks do not exist yet, so
-            // every endpoint is reported healthy; a failing one shows in the upstream metrics.
-            "endpoints": .array([.object(["address": .string(address), "healthy": .bool(true)])]),
+            "endpoints": endpoints,
         ])
     }
 

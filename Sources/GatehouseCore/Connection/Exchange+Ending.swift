@@ -7,7 +7,7 @@ extension Exchange {
     /// Answers with a gateway error, or aborts the client connection when the response has
     /// already begun. Any upstream connection is discarded (its state is unknown).
     func fail(_ error: GatewayError, outcome: UpstreamMetrics.Outcome? = nil) {
-        if let outcome { pool?.metrics.record(outcome) }
+        if let outcome { recordUpstreamOutcome(outcome) }
         cancelWait()
         dropUpstream()
         if responseStarted {
@@ -68,6 +68,7 @@ extension Exchange {
         stage = .done
         returnGzipStream()
         dropUpstream()
+        leaveEndpoint()
         if status == 0 { status = ErrorEnvelope.clientClosedStatus }
         errorCode = errorCode ?? ErrorEnvelope.clientClosedCode
         record()
@@ -94,6 +95,7 @@ extension Exchange {
         guard !isFinished else { return }
         stage = .done
         returnGzipStream()
+        leaveEndpoint()
         record()
         if aborted {
             connection.exchangeAborted()

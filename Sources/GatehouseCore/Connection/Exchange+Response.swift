@@ -10,6 +10,7 @@ extension Exchange {
             switch parser.parse(upstream.input.readable, requestMethod: head.methodKind, scanned: &responseScanned) {
             case .incomplete:
                 if upstreamEOF {
+                    if retryElsewhere(.reset, connection: upstream) { return }
                     let error = GatewayError(.upstreamError(upstreamStatus: nil), "The upstream closed the connection without a response.")
                     fail(error, outcome: .reset)
                 }
@@ -37,8 +38,9 @@ extension Exchange {
 
     /// Either maps the response to an envelope (returns false) or starts it towards the client.
     private func handleResponseHead(_ response: ResponseHead, _ upstream: UpstreamConnection) -> Bool {
+        if retryElsewhere(.status(response.status), connection: upstream) { return false }
         upstreamStatus = response.status
-        pool?.metrics.record(.success)
+        recordUpstreamResponse(status: response.status)
         if let error = UpstreamErrorMapping.error(for: response) {
             timing.upstreamFinished = MonotonicClock.nanoseconds
             dropUpstream()  // its body is not wanted; the connection cannot be reused

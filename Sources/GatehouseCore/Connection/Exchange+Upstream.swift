@@ -7,23 +7,24 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
     /// from here and covers connect, send, wait and the whole response.
     func forward() {
         guard let route else { return }
-        let pool = worker.pool(for: route.upstreamIndex)
-        self.pool = pool
         timing.upstreamStarted = MonotonicClock.nanoseconds
         deadlines.route = loop.now + route.timeoutNanos
+        guard takeEndpoint(of: worker.endpointGroup(for: route.upstreamIndex)) != nil else { return }
         stage = .connecting
         if case .unread = requestSide { startReadingBody(streaming: true) } else { armDeadline() }
         acquireConnection(fresh: false)
     }
 
-    private func acquireConnection(fresh: Bool) {
+    func acquireConnection(fresh: Bool) {
         guard let pool else { return }
         switch fresh ? pool.acquireFresh(for: self) : pool.acquire(for: self) {
         case .reused(let connection), .connecting(let connection):
             attach(connection)
         case .queued:
+            if refuseIfPendingFull(pool) { return }
             armDeadline()
         case .failed(let failure):
+            if retryElsewhere(.connect, connection: nil) { return }
             upstreamFailedToConnect(failure)
         }
     }
@@ -39,6 +40,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
 
     func connectionFailed(_ failure: UpstreamFailure) {
         guard waitingForPool else { return }
+        if retryElsewhere(.connect, connection: nil) { return }
         upstreamFailedToConnect(failure)
     }
 
@@ -66,8 +68,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
             retryPayload = nil
             connection.output.append(payload)
         } else {
-            UpstreamRequestWriter.write(exchange: self, into: &connection.output)
-            queueBody(on: connection)
+            writeFreshRequest(on: connection)
         }
         if sendBufferedBody(to: connection), case .streaming = requestSide {
             sendContinueIfWanted()
@@ -92,7 +93,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
 
     /// The body that goes out with the head: the one the policy wrote, or the client's as it
     /// lies in the input (a rewritten request drops it from there).
-    private func queueBody(on upstream: UpstreamConnection) {
+    func queueBody(on upstream: UpstreamConnection) {
         let replaced = rewrite?.body != nil || rewrite?.dropsBody == true
         if let rewritten = rewrite?.body { upstream.output.append(rewritten) }
         switch body {
@@ -139,6 +140,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
             stage = .connecting
             return acquireConnection(fresh: true)
         }
+        if retryElsewhere(failure.retryCondition, connection: connection) { return }
         switch failure {
         case .connectTimeout, .refused:
             upstreamFailedToConnect(failure)

@@ -111,6 +111,8 @@ final class Exchange {
     var retries = 0
     /// What a dead pooled connection had queued (head and body), sent again on the retry.
     var retryPayload: [UInt8]?
+    /// Tries across the upstream's endpoints (`Exchange+Retry.swift`).
+    var retryProgress = RetryProgress()
 
     // Response.
     var responseScanned = 0

@@ -5,7 +5,11 @@ import GatehouseIO
 public final class CompiledUpstream: Sendable {
     public let index: Int
     public let config: UpstreamConfig
-    public let address: SocketAddress
+    /// The endpoints' addresses as resolved when the configuration was compiled; the resolver
+    /// thread posts newer lists to the workers when `resolve_interval` is set.
+    public let addresses: [SocketAddress]
+    /// What `addresses` were resolved from.
+    let endpointNames: [EndpointName]
     /// "Host: …\r\n" as sent upstream.
     public let hostLine: [UInt8]
     public let connectTimeoutNanos: UInt64
@@ -16,15 +20,17 @@ public final class CompiledUpstream: Sendable {
     /// SNI and the name the certificate must carry.
     public let tlsServerName: String
 
-    init(index: Int, config: UpstreamConfig, address: SocketAddress, tlsContext: TLSContext?) {
+    init(index: Int, config: UpstreamConfig, addresses: [SocketAddress], tlsContext: TLSContext?) {
         self.tlsContext = tlsContext
         tlsServerName = config.tls?.serverName ?? config.url.host
         self.index = index
         self.config = config
-        self.address = address
+        self.addresses = addresses
+        endpointNames = EndpointName.names(of: config)
         hostLine = Array("Host: \(config.url.hostHeader)\r\n".utf8)
         connectTimeoutNanos = UInt64(config.connectTimeout.nanoseconds)
-        poolKey = "\(config.name)|\(config.url)|\(address.hostAndPort)|\(config.maxConnections)|\(config.maxIdle)|"
+        // Endpoint changes are applied to a kept pool group, so addresses are not part of the key.
+        poolKey = "\(config.name)|\(config.url)|\(config.maxConnections)|\(config.maxIdle)|\(config.balance)|"
             + String(describing: config.tls)
     }
 }

@@ -23,6 +23,8 @@ public final class Gateway: @unchecked Sendable {
     private var workers: [Worker] = []
     private var threads: [pthread_t] = []
     private var admin: AdminServer?
+    /// Re-resolves endpoint names and runs health checks.
+    private var upstreamMonitor: UpstreamMonitor?
     private let draining = Atomic<Bool>(false)
     private let finishedWorkers = Atomic<Int>(0)
     private var logFD: Int32 = -1
@@ -79,6 +81,8 @@ public final class Gateway: @unchecked Sendable {
             })
         }
         admin?.start()
+        upstreamMonitor = UpstreamMonitor(sink: .workers(workers), snapshot: snapshot)
+        upstreamMonitor?.start()
     }
 
     /// The metrics of every worker, for the admin endpoint.
@@ -97,6 +101,7 @@ public final class Gateway: @unchecked Sendable {
     public func reload(_ newer: GatewaySnapshot) {
         snapshot = newer
         loaded.withLock { $0 = LoadedConfig(snapshot: newer, atNanos: gh_realtime_ns()) }
+        upstreamMonitor?.install(newer)
         for worker in workers {
             worker.loop.post { _ in worker.install(newer) }
         }
@@ -106,6 +111,7 @@ public final class Gateway: @unchecked Sendable {
     /// every worker is done or `timeout` has passed.
     public func drain(timeout: Duration) {
         draining.store(true, ordering: .relaxed)
+        upstreamMonitor?.stop()
         for worker in workers {
             worker.loop.post { _ in worker.beginDrain() }
         }

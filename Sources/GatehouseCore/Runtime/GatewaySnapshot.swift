@@ -32,17 +32,23 @@ public final class GatewaySnapshot: Sendable {
         compile(config, rateLimitStore: MemoryRateLimitStore.process, rateLimitMetrics: .process)
     }
 
+    /// Resolves upstream hosts (with `GATEHOUSE_HOSTS_FILE` first, when set).
+    static let resolver: any HostResolver = SystemHostResolver()
+
     /// `compile` with the rate-limit store and counters given (tests bring their own).
     public static func compile(_ config: GatewayConfig, rateLimitStore: RateLimitStore,
                                rateLimitMetrics: RateLimitMetrics) -> Result<GatewaySnapshot, ConfigErrors> {
+        let resolver = Self.resolver
         var issues: [ConfigIssue] = []
         var upstreams: [CompiledUpstream] = []
         for (index, upstream) in config.upstreams.enumerated() {
-            guard let address = SocketAddress.resolve(host: upstream.url.host, port: upstream.url.port) else {
-                issues.append(ConfigIssue(path: "upstreams.\(upstream.name).url",
-                                          message: "cannot resolve host \"\(upstream.url.host)\""))
+            let names = EndpointName.names(of: upstream)
+            let unresolved = names.filter { resolver.resolve(host: $0.host, port: $0.port).isEmpty }
+            guard unresolved.isEmpty else {
+                issues += unresolved.map { ConfigIssue(path: $0.keyPath, message: "cannot resolve host \"\($0.host)\"") }
                 continue
             }
+            let addresses = EndpointName.resolve(names, with: resolver)
             var tlsContext: TLSContext?
             if upstream.url.scheme == .https {
                 let tls = upstream.tls ?? UpstreamTLSConfig()
@@ -54,7 +60,7 @@ public final class GatewaySnapshot: Sendable {
                     continue
                 }
             }
-            upstreams.append(CompiledUpstream(index: index, config: upstream, address: address, tlsContext: tlsContext))
+            upstreams.append(CompiledUpstream(index: index, config: upstream, addresses: addresses, tlsContext: tlsContext))
         }
         var registry = OperationRegistry.empty
         if let operations = config.operations {

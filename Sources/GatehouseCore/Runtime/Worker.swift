@@ -13,8 +13,8 @@ public final class Worker: @unchecked Sendable {
     let metrics: WorkerMetrics
     let accessLog: AccessLog
     private var acceptor: Acceptor?
-    private var pools: [UpstreamPool] = []
-    private var poolsByKey: [String: UpstreamPool] = [:]
+    private(set) var endpointGroups: [UpstreamEndpointGroup] = []
+    private var groupsByKey: [String: UpstreamEndpointGroup] = [:]
     private var routeMetricsByIndex: [RouteMetrics] = []
     private let unroutedMetrics: RouteMetrics
     /// Also the random source for new trace contexts (Worker+TraceContext.swift).
@@ -46,24 +46,30 @@ public final class Worker: @unchecked Sendable {
 
     // MARK: - Configuration
 
-    /// Takes a new snapshot: pools for unchanged upstreams are kept, others are retired.
+    /// Takes a new snapshot: endpoint groups (and their pools) for unchanged upstreams are kept,
+    /// others are retired.
     func install(_ newer: GatewaySnapshot) {
         snapshot = newer
-        var kept: [String: UpstreamPool] = [:]
-        pools = newer.upstreams.map { upstream in
-            let pool = poolsByKey[upstream.poolKey]
-                ?? UpstreamPool(loop: loop, upstream: upstream, metrics: metrics.upstream(upstream.config.name))
-            pool.adopt(upstream)
-            kept[upstream.poolKey] = pool
-            return pool
+        var kept: [String: UpstreamEndpointGroup] = [:]
+        endpointGroups = newer.upstreams.map { upstream in
+            let group: UpstreamEndpointGroup
+            if let existing = groupsByKey[upstream.poolKey] {
+                group = existing
+                group.adopt(upstream)
+            } else {
+                group = UpstreamEndpointGroup(loop: loop, upstream: upstream, metrics: metrics.upstream(upstream.config.name),
+                                              seed: UInt64(index) &+ MonotonicClock.nanoseconds)
+            }
+            kept[upstream.poolKey] = group
+            return group
         }
-        for (key, pool) in poolsByKey where kept[key] == nil { pool.closeIdle() }
-        poolsByKey = kept
+        for (key, group) in groupsByKey where kept[key] == nil { group.retire() }
+        groupsByKey = kept
         routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
         tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
     }
 
-    func pool(for upstreamIndex: Int) -> UpstreamPool { pools[upstreamIndex] }
+    func endpointGroup(for upstreamIndex: Int) -> UpstreamEndpointGroup { endpointGroups[upstreamIndex] }
 
     func routeMetrics(for route: CompiledRoute?) -> RouteMetrics {
         guard let route, route.index < routeMetricsByIndex.count, routeMetricsByIndex[route.index].label == route.label else {
@@ -158,7 +164,7 @@ public final class Worker: @unchecked Sendable {
     }
 
     private func finishDrain() {
-        for pool in pools { pool.closeIdle() }
+        for group in endpointGroups { group.closeIdle() }
         loop.stop()
     }
 }

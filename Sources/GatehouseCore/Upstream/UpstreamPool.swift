@@ -6,9 +6,9 @@ protocol UpstreamWaiter: AnyObject {
     func connectionFailed(_ failure: UpstreamFailure)
 }
 
-/// Keep-alive connections to one upstream, per worker: at most `max_connections` open, at most
-/// `max_idle` idle. Requests beyond the limit wait in order until a connection frees up or their
-/// own deadline passes.
+/// Keep-alive connections to one endpoint of an upstream, per worker: at most `max_connections`
+/// open, at most `max_idle` idle (both per endpoint). Requests beyond the limit wait in order
+/// until a connection frees up or their own deadline passes.
 final class UpstreamPool {
     unowned(unsafe) let loop: EventLoop
     private(set) var upstream: CompiledUpstream
@@ -17,13 +17,30 @@ final class UpstreamPool {
     /// Open connections: connecting, lent out or idle.
     private(set) var openCount = 0
     let metrics: UpstreamMetrics
+    /// The address this pool connects to, and its balancing and ejection state.
+    let endpoint: UpstreamEndpoint
+    /// The upstream's endpoints on this worker; nil once a reload dropped the upstream.
+    private(set) weak var group: UpstreamEndpointGroup?
+    /// The endpoint left the list (DNS change, reload): lent connections finish, none is kept.
+    private(set) var isRetired = false
     /// The last TLS session with this upstream, so reconnects resume instead of a full handshake.
     let sessionCache = TLSSessionCache()
 
-    init(loop: EventLoop, upstream: CompiledUpstream, metrics: UpstreamMetrics) {
+    init(loop: EventLoop, upstream: CompiledUpstream, endpoint: UpstreamEndpoint, group: UpstreamEndpointGroup,
+         metrics: UpstreamMetrics) {
         self.loop = loop
         self.upstream = upstream
+        self.endpoint = endpoint
+        self.group = group
         self.metrics = metrics
+    }
+
+    var waitingCount: Int { waiters.count }
+
+    /// Drains the pool: idle connections close now, lent ones when their request is done.
+    func retire() {
+        isRetired = true
+        closeIdle()
     }
 
     /// A reload keeps the pool (and its idle connections) when the upstream is unchanged.
@@ -62,7 +79,7 @@ final class UpstreamPool {
     }
 
     private func connect() -> Acquisition {
-        switch Syscalls.connect(to: upstream.address) {
+        switch Syscalls.connect(to: endpoint.address) {
         case .done(let fd):
             let connection = UpstreamConnection(pool: self, fd: Int32(fd))
             openCount += 1
@@ -90,7 +107,7 @@ final class UpstreamPool {
             }
             return
         }
-        if idle.count >= upstream.config.maxIdle {
+        if idle.count >= upstream.config.maxIdle || isRetired {
             discard(connection)
             return
         }
