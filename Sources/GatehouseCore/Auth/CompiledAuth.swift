@@ -11,7 +11,9 @@ enum AuthProvider: Sendable {
 enum AuthOutcome {
     /// `headerBlock` holds the "Name: value\r\n" lines of `claims_to_headers`; `identity` is
     /// what limits keyed by `subject` or `api_key` count.
-    case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity)
+    /// `tokenQueryParameter` is a `query:NAME` token's parameter, left out of the forwarded URL.
+    case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity,
+                tokenQueryParameter: Range<Int>? = nil)
     case refused(GatewayError, reason: AuthFailureCounter?)
 }
 
@@ -47,17 +49,23 @@ struct CompiledAuth: Sendable {
         for provider in providers {
             switch provider {
             case .jwt(let name, let verifier, let claimHeaders):
-                guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
+                let located: LocatedToken
+                switch TokenLocator.find(in: head, sources: verifier.tokenSources) {
+                case .absent: continue
+                case .malformed:
+                    firstRefusal = firstRefusal ?? .malformed
+                    continue
+                case .found(let token): located = token
+                }
                 let result: Result<VerifiedClaims, AuthFailure> = head.bytes.withUnsafeBytes { raw in
-                    let field = UnsafeRawBufferPointer(rebasing: raw[value])
-                    guard let tokenRange = BearerToken.extract(from: field) else {
-                        return .failure(AuthFailure(.malformed))
-                    }
-                    let token = UnsafeRawBufferPointer(rebasing: field[tokenRange])
+                    let token = UnsafeRawBufferPointer(rebasing: raw[located.token])
                     let cache = caches(verifier)
-                    if let claims = cache.lookup(token, now: now) { return .success(claims) }
+                    let generation = verifier.keyGeneration
+                    if let claims = cache.lookup(token, now: now, generation: generation) { return .success(claims) }
                     let result = verifier.verify(token: token, now: now)
-                    if case .success(let claims) = result { cache.store(token, claims, now: now, leeway: verifier.leewaySeconds) }
+                    if case .success(let claims) = result {
+                        cache.store(token, claims, now: now, leeway: verifier.leewaySeconds, generation: generation)
+                    }
                     return result
                 }
                 switch result {
@@ -65,7 +73,8 @@ struct CompiledAuth: Sendable {
                     switch Self.claimHeaderBlock(claims, claimHeaders) {
                     case .some(let block):
                         return .passed(subject: claims.subject, headerBlock: block,
-                                       identity: .token(provider: name, subject: claims.subject))
+                                       identity: .token(provider: name, subject: claims.subject),
+                                       tokenQueryParameter: located.queryParameter)
                     case .none: firstRefusal = firstRefusal ?? .invalidClaim
                     }
                 case .failure(let failure):
@@ -79,6 +88,10 @@ struct CompiledAuth: Sendable {
                 }
                 apiKeyRefused = true
             }
+        }
+        if firstRefusal == .keysUnavailable {
+            return .refused(GatewayError(.unavailable, "The identity provider's keys are not available yet; retry shortly.",
+                                         retry: .safe), reason: nil)
         }
         if let reason = firstRefusal {
             return .refused(GatewayError(.unauthenticated, "The credentials are not valid.",
@@ -147,6 +160,15 @@ struct AuthCompiler {
                                                    headerName: Array(keys.header.lowercased().utf8))
             }
         }
+    }
+
+    /// Every remote key set, in file order.
+    var keySources: [RemoteKeySource] {
+        var seen = Set<ObjectIdentifier>()
+        return providers.values.compactMap { provider -> RemoteKeySource? in
+            guard case .jwt(_, let verifier, _) = provider, let source = verifier.remoteKeys else { return nil }
+            return seen.insert(ObjectIdentifier(source)).inserted ? source : nil
+        }.sorted { $0.providerName < $1.providerName }
     }
 
     func compile(_ auth: RouteConfig.Auth, path: String) -> Result<CompiledAuth, ConfigIssue> {

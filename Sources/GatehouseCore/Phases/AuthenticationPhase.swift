@@ -5,7 +5,8 @@ enum AuthenticationPhase {
         guard let route = exchange.route else { return .next }
         let worker = exchange.worker
         switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, caches: worker.tokenCache) {
-        case .passed(let subject, let headerBlock, let identity):
+        case .passed(let subject, let headerBlock, let identity, let tokenQueryParameter):
+            exchange.tokenQueryParameter = tokenQueryParameter
             exchange.subject = subject
             exchange.rateLimitProgress.identity = identity  // for the limits after authentication
             exchange.claimHeaderBlock = headerBlock

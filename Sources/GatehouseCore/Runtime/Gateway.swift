@@ -70,6 +70,7 @@ public final class Gateway: @unchecked Sendable {
             })
         }
         admin?.start()
+        snapshot.startKeyRefresh()
     }
 
     /// The metrics of every worker, for the admin endpoint.
@@ -78,6 +79,7 @@ public final class Gateway: @unchecked Sendable {
     /// Hands a new configuration to every worker; in-flight requests finish under the old one.
     public func reload(_ newer: GatewaySnapshot) {
         snapshot = newer
+        newer.startKeyRefresh()
         for worker in workers {
             worker.loop.post { _ in worker.install(newer) }
         }
