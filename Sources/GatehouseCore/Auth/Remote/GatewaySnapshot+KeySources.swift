@@ -3,10 +3,17 @@ import GatehouseGraphQL
 
 /// Remote key sets of a snapshot: refreshing, metrics, status, and `check --online`.
 extension GatewaySnapshot {
-    /// Starts refreshing every remote key set on the key thread (kept when a reload keeps the
-    /// provider as it was). Called by `Gateway` when it starts and on every reload.
+    /// Starts refreshing, on the key thread, every remote key set a route uses (a provider no
+    /// route names is never fetched); a reload that keeps a provider as it was keeps its keys.
+    /// Called by `Gateway` when it starts and on every reload.
     public func startKeyRefresh() {
-        keySources.forEach { $0.activate() }
+        var used = Set<ObjectIdentifier>()
+        for route in routes {
+            for case .jwt(_, let verifier, _) in route.auth.providers {
+                if let source = verifier.remoteKeys { used.insert(ObjectIdentifier(source)) }
+            }
+        }
+        keySources.filter { used.contains(ObjectIdentifier($0)) }.forEach { $0.activate() }
     }
 
     /// For `/status`: one entry per remote key set (provider, key count, last refresh, last error).
