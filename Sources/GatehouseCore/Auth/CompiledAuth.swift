@@ -15,6 +15,10 @@ enum AuthOutcome {
     case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity,
                 tokenQueryParameter: Range<Int>? = nil)
     case refused(GatewayError, reason: AuthFailureCounter?)
+    /// The token's `kid` is not in the provider's key set and a refetch is under way: the request
+    /// may wait for it (within its deadline) and then be authenticated again.
+    /// `refusal` and `reason` are the answer when no fetch may run.
+    case awaitingKeys(RemoteKeySource, refusal: GatewayError, reason: AuthFailureCounter?)
 }
 
 /// Index of a failure reason in the per-route counters.
@@ -39,13 +43,16 @@ struct CompiledAuth: Sendable {
     }
 
     /// `caches` gives each JWT provider its worker's verified-token cache.
-    func authenticate(_ head: RequestHead, now: Int64, caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
+    /// `mayWait`: an unknown `kid` may wait for the refetch it started (false on the second try).
+    func authenticate(_ head: RequestHead, now: Int64, mayWait: Bool = true,
+                      caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
         if providers.isEmpty { return .passed(subject: nil, headerBlock: [], identity: .anonymous) }
         if head.headerCount(named: HeaderNames.authorization) > 1 {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
         }
         var firstRefusal: AuthFailureReason?
         var apiKeyRefused = false
+        var refetching: RemoteKeySource?
         for provider in providers {
             switch provider {
             case .jwt(let name, let verifier, let claimHeaders):
@@ -79,6 +86,9 @@ struct CompiledAuth: Sendable {
                     }
                 case .failure(let failure):
                     firstRefusal = firstRefusal ?? failure.reason
+                    if mayWait, failure.reason == .unknownKey, let source = verifier.remoteKeys {
+                        refetching = refetching ?? source
+                    }
                 }
             case .apiKey(let name, let authenticator, let headerName):
                 guard let value = Self.headerValue(head, named: headerName) else { continue }
@@ -89,6 +99,14 @@ struct CompiledAuth: Sendable {
                 apiKeyRefused = true
             }
         }
+        let refusal = Self.refusal(firstRefusal, apiKeyRefused: apiKeyRefused)
+        if let refetching, case .refused(let error, let reason) = refusal {
+            return .awaitingKeys(refetching, refusal: error, reason: reason)
+        }
+        return refusal
+    }
+
+    private static func refusal(_ firstRefusal: AuthFailureReason?, apiKeyRefused: Bool) -> AuthOutcome {
         if firstRefusal == .keysUnavailable {
             return .refused(GatewayError(.unavailable, "The identity provider's keys are not available yet; retry shortly.",
                                          retry: .safe), reason: nil)

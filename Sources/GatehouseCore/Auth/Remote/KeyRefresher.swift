@@ -71,7 +71,7 @@ final class KeyRefresher: TimerTarget {
                 let now = gh_monotonic_ns()
                 source.publish(keys, at: gh_realtime_ns() / 1_000_000_000)
                 let maxAge = document.cacheControl.flatMap(CacheControlMaxAge.parse)
-                source.withSchedule { $0.succeeded(now: now, maxAgeSeconds: maxAge) }
+                source.endFetch { $0.succeeded(now: now, maxAgeSeconds: maxAge) }
                 self.tick()
             case .failure(let problem):
                 self.failed(source, "\(url): \(problem)")
@@ -97,7 +97,7 @@ final class KeyRefresher: TimerTarget {
         let hadKeys = source.keys != nil
         source.recordFailure(message, at: gh_realtime_ns() / 1_000_000_000)
         source.forgetDiscovery()
-        source.withSchedule { $0.failed(now: gh_monotonic_ns()) }
+        source.endFetch { $0.failed(now: gh_monotonic_ns()) }
         ErrorLog.warn("auth.\(source.providerName): key set refresh failed: \(message)"
                       + (hadKeys ? "; keeping the previous keys" : "; routes using it answer 503 until a fetch succeeds"))
         tick()

@@ -27,7 +27,14 @@ final class RemoteKeySource: Sendable {
     let algorithms: [JWTAlgorithm]
 
     private let published = Mutex(Published())
-    private let schedule: Mutex<KeyRefreshSchedule>
+    /// The schedule and the workers waiting for the fetch in progress, under one lock, so a
+    /// request never registers for a fetch that has just ended unseen.
+    private struct Refresh: Sendable {
+        var schedule: KeyRefreshSchedule
+        var waitingWorkers: [KeyWaitList] = []
+    }
+
+    private let refresh: Mutex<Refresh>
     private let currentGeneration = Atomic<Int>(0)
     private let activated = Atomic<Bool>(false)
     let metrics = JWKSMetrics()
@@ -39,8 +46,8 @@ final class RemoteKeySource: Sendable {
         // Always made: discovery may name an https key URL even for an http issuer. Verification
         // is on, as for upstreams; `tls.ca_file` replaces the system trust store.
         tlsContext = try TLSContext.client(caFile: config.caFile, verify: true, certFile: nil, keyFile: nil)
-        schedule = Mutex(KeyRefreshSchedule(minInterval: UInt64(config.minRefresh.nanoseconds),
-                                            maxInterval: UInt64(config.maxRefresh.nanoseconds)))
+        refresh = Mutex(Refresh(schedule: KeyRefreshSchedule(minInterval: UInt64(config.minRefresh.nanoseconds),
+                                                             maxInterval: UInt64(config.maxRefresh.nanoseconds))))
     }
 
     // MARK: - Hot path (cache misses only)
@@ -55,9 +62,19 @@ final class RemoteKeySource: Sendable {
     /// none started within `refresh.min`. Returns whether one was started.
     @discardableResult
     func unknownKeySeen(now: UInt64) -> Bool {
-        guard schedule.withLock({ $0.claimEarlyFetch(now: now) }) else { return false }
+        guard refresh.withLock({ $0.schedule.claimEarlyFetch(now: now) }) else { return false }
         KeyFetchService.shared.fetchSoon(self)
         return true
+    }
+
+    /// When a fetch is running or due now, `list`'s worker is told (through its loop's mailbox)
+    /// when it ends, and the answer is true: a request with an unknown `kid` may wait for it.
+    func notifyWhenRefetched(_ list: KeyWaitList, now: UInt64) -> Bool {
+        refresh.withLock { state in
+            guard state.schedule.inFlight || state.schedule.nextFetch <= now else { return false }
+            if !state.waitingWorkers.contains(where: { $0 === list }) { state.waitingWorkers.append(list) }
+            return true
+        }
     }
 
     // MARK: - Key thread
@@ -69,7 +86,20 @@ final class RemoteKeySource: Sendable {
     }
 
     func withSchedule<T>(_ body: (inout KeyRefreshSchedule) -> T) -> T {
-        schedule.withLock { body(&$0) }
+        refresh.withLock { body(&$0.schedule) }
+    }
+
+    /// A fetch ended (after its keys, if any, were published): `update` records it in the
+    /// schedule and every waiting worker is woken.
+    func endFetch(_ update: (inout KeyRefreshSchedule) -> Void) {
+        let lists = refresh.withLock { state -> [KeyWaitList] in
+            update(&state.schedule)
+            let taken = state.waitingWorkers
+            state.waitingWorkers.removeAll()
+            return taken
+        }
+        let id = ObjectIdentifier(self)
+        for list in lists { list.loop.post { _ in list.fetchEnded(id) } }
     }
 
     var state: Published { published.withLock { $0 } }
