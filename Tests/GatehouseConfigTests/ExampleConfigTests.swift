@@ -26,7 +26,7 @@ import Testing
         let config = try load().get()
         #expect(config.sourcePath == "config/gatehouse.yaml")
         #expect(config.upstreams.map(\.name) == ["app", "content"])
-        #expect(config.auth.map(\.name) == ["user-jwt", "service-jwt", "app-keys"])
+        #expect(config.auth.map(\.name) == ["user-jwt", "service-jwt", "firebase-users", "corp-sso", "app-keys"])
         #expect(config.routes.map(\.path) == ["/graphql/noauth", "/graphql", "/ops/*", "/internal/graphql", "/content/*"])
         #expect(config.operations == OperationsConfig(dir: "config/operations"))
     }

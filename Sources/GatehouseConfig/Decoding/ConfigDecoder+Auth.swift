@@ -32,16 +32,18 @@ extension ConfigDecoder {
 
     private func provider(_ node: YAMLNode, _ path: String) -> AuthProviderConfig.Kind? {
         guard var map = mapping(node, path) else { return nil }
-        guard let type = map.required("type", "required (jwt or api_key)", nonEmptyString) else { return nil }
+        guard let type = map.required("type", "required (jwt, firebase or api_key)", nonEmptyString) else { return nil }
         let kind: AuthProviderConfig.Kind?
         switch type {
         case "jwt":
             kind = jwtProvider(&map).map { .jwt($0) }
+        case "firebase":
+            kind = firebaseProvider(&map).map { .jwt($0) }
         case "api_key":
             kind = apiKeyProvider(&map).map { .apiKey($0) }
         default:
             let typeNode = map.take("type")?.value ?? node
-            report(path.appendingKey("type"), "unknown type \"\(type)\" (expected jwt or api_key)", at: typeNode.mark)
+            report(path.appendingKey("type"), "unknown type \"\(type)\" (expected jwt, firebase or api_key)", at: typeNode.mark)
             return nil
         }
         map.finish()
@@ -60,42 +62,19 @@ extension ConfigDecoder {
         }
         if let algorithms { jwt.algorithms = algorithms.map(\.name) } else { isValid = false }
 
-        let jwksEntry = map.take("jwks_file")
-        let secretEntry = map.take("secret")
-        if let jwksEntry {
-            let filePath = path.appendingKey("jwks_file")
-            jwt.jwksFile = readableFile(jwksEntry.value, filePath)
-            if let file = jwt.jwksFile { checkJWKSet(file, filePath, at: jwksEntry.value.mark) }
-        }
-        if let secretEntry {
-            jwt.secret = secret(secretEntry.value, path.appendingKey("secret"))
-        }
-        switch (jwksEntry, secretEntry) {
-        case (nil, nil):
-            report(path, "one of jwks_file or secret is required", at: map.mark)
-            isValid = false
-        case (.some, .some(let secretEntry)):
-            report(path.appendingKey("secret"), "give either jwks_file or secret, not both", at: secretEntry.keyMark)
-            isValid = false
-        case (.some, nil), (nil, .some):
-            let usesSecret = secretEntry != nil
-            for algorithm in algorithms ?? [] where algorithm.name.hasPrefix("HS") != usesSecret {
-                let message = usesSecret
-                    ? "\(algorithm.name) verifies with jwks_file keys, not a secret"
-                    : "\(algorithm.name) verifies with a secret, not jwks_file keys"
-                report(algorithm.path, message, at: algorithm.mark)
-                isValid = false
-            }
-        }
+        let issuer = map.value("issuer", nonEmptyString)
+        jwt.issuer = issuer
+        if !keySource(&map, &jwt, algorithms: algorithms, issuer: issuer) { isValid = false }
+        if !remoteKeyOptions(&map, &jwt) { isValid = false }
+        if let sources = map.value("token_from", tokenSources) { jwt.tokenSources = sources }
 
-        if let issuer = map.value("issuer", nonEmptyString) { jwt.issuer = issuer }
         if let audience = map.value("audience", { self.stringOrList($0, $1) }) { jwt.audience = audience }
         if let leeway = map.value("leeway", anyDuration) { jwt.leeway = leeway }
         if let claims = map.value("claims_to_headers", claimHeaders) { jwt.claimsToHeaders = claims }
         return isValid ? jwt : nil
     }
 
-    private func algorithmList(_ node: YAMLNode, _ path: String) -> [(name: String, path: String, mark: YAMLMark)]? {
+    func algorithmList(_ node: YAMLNode, _ path: String) -> [(name: String, path: String, mark: YAMLMark)]? {
         guard let items = list(node, path) else { return nil }
         guard !items.isEmpty else {
             report(path, "must list at least one algorithm", at: node.mark)
@@ -123,7 +102,7 @@ extension ConfigDecoder {
         return allValid ? algorithms : nil
     }
 
-    private func secret(_ node: YAMLNode, _ path: String) -> String? {
+    func secret(_ node: YAMLNode, _ path: String) -> String? {
         guard let secret = string(node, path) else { return nil }
         guard secret.utf8.count >= Self.minimumSecretBytes else {
             report(path, "must be at least \(Self.minimumSecretBytes) bytes", at: node.mark)
@@ -134,7 +113,7 @@ extension ConfigDecoder {
 
     /// A JWK Set is a JSON object with a non-empty `keys` list; the keys themselves are checked
     /// when the gateway loads them.
-    private func checkJWKSet(_ file: String, _ path: String, at mark: YAMLMark) {
+    func checkJWKSet(_ file: String, _ path: String, at mark: YAMLMark) {
         let document = files.contents(of: file).flatMap { try? JSONSerialization.jsonObject(with: $0) }
         guard let object = document as? [String: Any], let keys = object["keys"] as? [Any], !keys.isEmpty else {
             report(path, "\"\(file)\" is not a JWK Set (a JSON object with a non-empty \"keys\" list)", at: mark)
@@ -143,7 +122,7 @@ extension ConfigDecoder {
     }
 
     /// A string or a list of strings, none empty.
-    private func stringOrList(_ node: YAMLNode, _ path: String) -> [String]? {
+    func stringOrList(_ node: YAMLNode, _ path: String) -> [String]? {
         if case .scalar = node.content, !node.isNull {
             return nonEmptyString(node, path).map { [$0] }
         }

@@ -28,8 +28,23 @@ public struct JWTProviderConfig: Sendable, Equatable {
     public var leeway: Duration = .seconds(0)
     /// Upstream header name -> claim name, in file order.
     public var claimsToHeaders: [HeaderSetting] = []
+    /// Where the JWK Set is fetched from (`jwks_url`, or `jwks_uri` found by `discovery`).
+    public var remoteKeys: RemoteKeysConfig?
+    /// Where the token is looked for, in order (`token_from`); the Authorization header by default.
+    public var tokenSources: [TokenSource] = [.header]
+    /// `type: firebase`: Firebase ID token rules on top (`sub` non-empty, `auth_time` in the past).
+    public var firebaseRules = false
 
     public init() {}
+}
+
+/// The Firebase preset (`type: firebase`): Google's securetoken key set, issuer and audience
+/// derived from `project_id`.
+public enum FirebasePreset {
+    public static let jwksURL = "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+    public static let algorithm = "RS256"
+
+    public static func issuer(projectID: String) -> String { "https://securetoken.google.com/\(projectID)" }
 }
 
 /// `type: api_key`.

@@ -1,3 +1,4 @@
+import CLinux
 import GatehouseConfig
 import GatehouseHTTP
 import GatehouseIO
@@ -39,7 +40,8 @@ final class AdminServer: IOHandler, @unchecked Sendable {
         case "/readyz":
             return gateway.isDraining ? (503, "text/plain", "draining\n") : (200, "text/plain", "ready\n")
         case "/metrics":
-            return (200, "text/plain; version=0.0.4", PrometheusText.render(gateway.workerMetrics))
+            return (200, "text/plain; version=0.0.4", PrometheusText.render(gateway.workerMetrics)
+                    + JWKSMetricsText.render(now: gh_realtime_ns() / 1_000_000_000))
         case "/status":
             return (200, "application/json", gateway.status.serialized + "\n")
         default:

@@ -12,6 +12,8 @@ public enum AuthFailureReason: String, Sendable, CaseIterable, CustomStringConve
     case invalidClaim = "invalid_claim"
     case unknownKey = "unknown_key"
     case invalidKey = "invalid_key"
+    /// A remote key set has not been fetched yet: the gateway cannot judge (503, not 401).
+    case keysUnavailable = "keys_unavailable"
 
     /// A short text for `WWW-Authenticate: … error_description="…"`. It is fixed per reason, so it
     /// never contains the token, and it holds no `"` or `\`, so it needs no escaping.
@@ -28,6 +30,7 @@ public enum AuthFailureReason: String, Sendable, CaseIterable, CustomStringConve
         case .invalidClaim: "invalid claim"
         case .unknownKey: "unknown signing key"
         case .invalidKey: "signing key does not fit the algorithm"
+        case .keysUnavailable: "signing keys not available yet"
         }
     }
 }

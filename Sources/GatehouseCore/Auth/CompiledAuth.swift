@@ -11,8 +11,14 @@ enum AuthProvider: Sendable {
 enum AuthOutcome {
     /// `headerBlock` holds the "Name: value\r\n" lines of `claims_to_headers`; `identity` is
     /// what limits keyed by `subject` or `api_key` count.
-    case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity)
+    /// `tokenQueryParameter` is a `query:NAME` token's parameter, left out of the forwarded URL.
+    case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity,
+                tokenQueryParameter: Range<Int>? = nil)
     case refused(GatewayError, reason: AuthFailureCounter?)
+    /// The token's `kid` is not in the provider's key set and a refetch is under way: the request
+    /// may wait for it (within its deadline) and then be authenticated again.
+    /// `refusal` and `reason` are the answer when no fetch may run.
+    case awaitingKeys(RemoteKeySource, refusal: GatewayError, reason: AuthFailureCounter?)
 }
 
 /// Index of a failure reason in the per-route counters.
@@ -37,27 +43,36 @@ struct CompiledAuth: Sendable {
     }
 
     /// `caches` gives each JWT provider its worker's verified-token cache.
-    func authenticate(_ head: RequestHead, now: Int64, caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
+    /// `mayWait`: an unknown `kid` may wait for the refetch it started (false on the second try).
+    func authenticate(_ head: RequestHead, now: Int64, mayWait: Bool = true,
+                      caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
         if providers.isEmpty { return .passed(subject: nil, headerBlock: [], identity: .anonymous) }
         if head.headerCount(named: HeaderNames.authorization) > 1 {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
         }
         var firstRefusal: AuthFailureReason?
         var apiKeyRefused = false
+        var refetching: RemoteKeySource?
         for provider in providers {
             switch provider {
             case .jwt(let name, let verifier, let claimHeaders):
-                guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
+                let located: LocatedToken
+                switch TokenLocator.find(in: head, sources: verifier.tokenSources) {
+                case .absent: continue
+                case .malformed:
+                    firstRefusal = firstRefusal ?? .malformed
+                    continue
+                case .found(let token): located = token
+                }
                 let result: Result<VerifiedClaims, AuthFailure> = head.bytes.withUnsafeBytes { raw in
-                    let field = UnsafeRawBufferPointer(rebasing: raw[value])
-                    guard let tokenRange = BearerToken.extract(from: field) else {
-                        return .failure(AuthFailure(.malformed))
-                    }
-                    let token = UnsafeRawBufferPointer(rebasing: field[tokenRange])
+                    let token = UnsafeRawBufferPointer(rebasing: raw[located.token])
                     let cache = caches(verifier)
-                    if let claims = cache.lookup(token, now: now) { return .success(claims) }
+                    let generation = verifier.keyGeneration
+                    if let claims = cache.lookup(token, now: now, generation: generation) { return .success(claims) }
                     let result = verifier.verify(token: token, now: now)
-                    if case .success(let claims) = result { cache.store(token, claims, now: now, leeway: verifier.leewaySeconds) }
+                    if case .success(let claims) = result {
+                        cache.store(token, claims, now: now, leeway: verifier.leewaySeconds, generation: generation)
+                    }
                     return result
                 }
                 switch result {
@@ -65,11 +80,15 @@ struct CompiledAuth: Sendable {
                     switch Self.claimHeaderBlock(claims, claimHeaders) {
                     case .some(let block):
                         return .passed(subject: claims.subject, headerBlock: block,
-                                       identity: .token(provider: name, subject: claims.subject))
+                                       identity: .token(provider: name, subject: claims.subject),
+                                       tokenQueryParameter: located.queryParameter)
                     case .none: firstRefusal = firstRefusal ?? .invalidClaim
                     }
                 case .failure(let failure):
                     firstRefusal = firstRefusal ?? failure.reason
+                    if mayWait, failure.reason == .unknownKey, let source = verifier.remoteKeys {
+                        refetching = refetching ?? source
+                    }
                 }
             case .apiKey(let name, let authenticator, let headerName):
                 guard let value = Self.headerValue(head, named: headerName) else { continue }
@@ -79,6 +98,18 @@ struct CompiledAuth: Sendable {
                 }
                 apiKeyRefused = true
             }
+        }
+        let refusal = Self.refusal(firstRefusal, apiKeyRefused: apiKeyRefused)
+        if let refetching, case .refused(let error, let reason) = refusal {
+            return .awaitingKeys(refetching, refusal: error, reason: reason)
+        }
+        return refusal
+    }
+
+    private static func refusal(_ firstRefusal: AuthFailureReason?, apiKeyRefused: Bool) -> AuthOutcome {
+        if firstRefusal == .keysUnavailable {
+            return .refused(GatewayError(.unavailable, "The identity provider's keys are not available yet; retry shortly.",
+                                         retry: .safe), reason: nil)
         }
         if let reason = firstRefusal {
             return .refused(GatewayError(.unauthenticated, "The credentials are not valid.",
@@ -147,6 +178,15 @@ struct AuthCompiler {
                                                    headerName: Array(keys.header.lowercased().utf8))
             }
         }
+    }
+
+    /// Every remote key set, in file order.
+    var keySources: [RemoteKeySource] {
+        var seen = Set<ObjectIdentifier>()
+        return providers.values.compactMap { provider -> RemoteKeySource? in
+            guard case .jwt(_, let verifier, _) = provider, let source = verifier.remoteKeys else { return nil }
+            return seen.insert(ObjectIdentifier(source)).inserted ? source : nil
+        }.sorted { $0.providerName < $1.providerName }
     }
 
     func compile(_ auth: RouteConfig.Auth, path: String) -> Result<CompiledAuth, ConfigIssue> {

@@ -34,7 +34,7 @@ extension JWTVerifier {
         if !audience.isEmpty, !audienceMatches(claims["aud"]) {
             return AuthFailure(.wrongAudience)
         }
-        return nil
+        return firebaseRules ? FirebaseClaimRules.check(claims, now: current, leeway: leeway) : nil
     }
 
     /// `aud` is a string or an array of strings (RFC 7519 §4.1.3); one must be configured.

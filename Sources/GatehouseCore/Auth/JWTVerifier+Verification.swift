@@ -1,3 +1,4 @@
+import CLinux
 import GatehouseGraphQL
 
 // The verification of one token, in a fixed order: shape, header, algorithm, signature, claims.
@@ -44,12 +45,22 @@ extension JWTVerifier {
                 return .failure(AuthFailure(.badSignature))
             }
         } else {
-            guard let keyStore else { return .failure(AuthFailure(.unsupportedAlgorithm)) }
-            let keySet = keyStore.currentKeys(now: now)
+            let keySet: JWKSet
+            if let keyStore {
+                keySet = keyStore.currentKeys(now: now)
+            } else if let remoteKeys {
+                guard let fetched = remoteKeys.keys else { return .failure(AuthFailure(.keysUnavailable)) }
+                keySet = fetched
+            } else {
+                return .failure(AuthFailure(.unsupportedAlgorithm))
+            }
             switch keySet.verifyingKey(for: algorithm, keyID: header.keyID, signingInput: signingInput,
                                        signature: signature) {
             case .success(let key): keyID = key.keyID
-            case .failure(let failure): return .failure(failure)
+            case .failure(let failure):
+                // A rotation the gateway has not seen yet: fetch early, at most once per refresh.min.
+                if failure.reason == .unknownKey, let remoteKeys { remoteKeys.unknownKeySeen(now: gh_monotonic_ns()) }
+                return .failure(failure)
             }
         }
 

@@ -19,6 +19,12 @@ public final class JWTVerifier: Sendable {
     let audience: [String]
     let leewaySeconds: Int64
     let keyStore: JWKSStore?
+    /// Keys fetched over http(s) (`jwks_url`, `discovery`, `type: firebase`).
+    let remoteKeys: RemoteKeySource?
+    /// Firebase ID token rules (`sub` non-empty, `auth_time` in the past).
+    let firebaseRules: Bool
+    /// Where tokens are looked for (`token_from`).
+    let tokenSources: [TokenSource]
 
     // MARK: - Building from config
 
@@ -59,7 +65,15 @@ public final class JWTVerifier: Sendable {
             }
         }
         var keyStore: JWKSStore? = nil
-        if !keyAlgorithms.isEmpty {
+        var remoteKeys: RemoteKeySource? = nil
+        if let remote = config.remoteKeys, !keyAlgorithms.isEmpty {
+            do {
+                remoteKeys = try RemoteKeySources.process.source(providerName: providerName, config: remote,
+                                                                 algorithms: algorithms)
+            } catch {
+                issues.append(ConfigIssue(path: "\(base).tls", message: error.message))
+            }
+        } else if !keyAlgorithms.isEmpty {
             let names = keyAlgorithms.map(\.rawValue).joined(separator: ", ")
             if let path = config.jwksFile {
                 do {
@@ -87,13 +101,21 @@ public final class JWTVerifier: Sendable {
         self.audience = config.audience
         self.leewaySeconds = max(0, config.leeway.components.seconds)
         self.keyStore = keyStore
+        self.remoteKeys = remoteKeys
+        self.firebaseRules = config.firebaseRules
+        self.tokenSources = config.tokenSources
     }
 
     // MARK: - Diagnostics
 
+    /// Identifies the key set verifications were made with: cached results from another
+    /// generation are verified again (a rotation that drops a key takes effect at once).
+    @inline(__always)
+    var keyGeneration: Int { remoteKeys?.generation ?? 0 }
+
     /// Keys of the current JWK Set that were skipped (other key types, curves or uses), for logs.
     public var skippedKeys: [String] {
-        keyStore?.keys.skippedKeys ?? []
+        keyStore?.keys.skippedKeys ?? remoteKeys?.keys?.skippedKeys ?? []
     }
 
     /// Why the last re-read of the JWK Set file failed (the previous keys stay in use), if it did.

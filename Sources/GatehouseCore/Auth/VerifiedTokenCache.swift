@@ -10,6 +10,8 @@ final class VerifiedTokenCache {
         let token: [UInt8]
         let claims: VerifiedClaims
         let validUntil: Int64
+        /// The verifier's key generation when it was verified; another generation re-verifies.
+        let generation: Int
     }
 
     static let maxAge: Int64 = 30
@@ -17,7 +19,7 @@ final class VerifiedTokenCache {
 
     private var entries: [Int: Entry] = [:]
 
-    func lookup(_ token: UnsafeRawBufferPointer, now: Int64) -> VerifiedClaims? {
+    func lookup(_ token: UnsafeRawBufferPointer, now: Int64, generation: Int = 0) -> VerifiedClaims? {
         guard !entries.isEmpty else { return nil }
         let key = Self.key(token)
         guard let entry = entries[key] else { return nil }
@@ -25,21 +27,21 @@ final class VerifiedTokenCache {
               entry.token.withUnsafeBytes({ memcmp($0.baseAddress!, token.baseAddress!, token.count) == 0 }) else {
             return nil
         }
-        if now > entry.validUntil {
+        if now > entry.validUntil || entry.generation != generation {
             entries.removeValue(forKey: key)
             return nil
         }
         return entry.claims
     }
 
-    func store(_ token: UnsafeRawBufferPointer, _ claims: VerifiedClaims, now: Int64, leeway: Int64) {
+    func store(_ token: UnsafeRawBufferPointer, _ claims: VerifiedClaims, now: Int64, leeway: Int64, generation: Int = 0) {
         var validUntil = now + Self.maxAge
         if let exp = claims.claims["exp"]?.doubleValue, exp.isFinite {
             validUntil = min(validUntil, Int64(exp.rounded(.down)) + leeway)
         }
         guard validUntil > now else { return }
         if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-        entries[Self.key(token)] = Entry(token: Array(token), claims: claims, validUntil: validUntil)
+        entries[Self.key(token)] = Entry(token: Array(token), claims: claims, validUntil: validUntil, generation: generation)
     }
 
     private static func key(_ token: UnsafeRawBufferPointer) -> Int {

@@ -99,6 +99,8 @@ final class Exchange {
     var bytesIn: Int
     var subject: String?
     var claimHeaderBlock: [UInt8] = []
+    /// A `token_from: query:NAME` parameter, left out of the forwarded URL (`ForwardedQuery`).
+    var tokenQueryParameter: Range<Int>?
     /// What the operation policy changed about the upstream request.
     var rewrite: UpstreamRewrite?
     var deadlines = ExchangeDeadlines()

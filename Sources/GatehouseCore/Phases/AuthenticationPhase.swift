@@ -1,18 +1,34 @@
 /// The route's `auth`: any one of its providers suffices (README, "The two doors"). A refusal
 /// is counted by reason for `gatehouse_auth_failures_total`.
 enum AuthenticationPhase {
-    static func run(_ exchange: Exchange) -> PhaseResult {
+    /// `mayWait` is false when the request already waited for a key refetch.
+    static func run(_ exchange: Exchange, mayWait: Bool = true) -> PhaseResult {
         guard let route = exchange.route else { return .next }
         let worker = exchange.worker
-        switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, caches: worker.tokenCache) {
-        case .passed(let subject, let headerBlock, let identity):
+        switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, mayWait: mayWait,
+                                       caches: worker.tokenCache) {
+        case .passed(let subject, let headerBlock, let identity, let tokenQueryParameter):
+            exchange.tokenQueryParameter = tokenQueryParameter
             exchange.subject = subject
             exchange.rateLimitProgress.identity = identity  // for the limits after authentication
             exchange.claimHeaderBlock = headerBlock
             return .next
+        case .awaitingKeys(let source, let error, let reason):
+            // An unknown kid: wait for the refetch it started or found running, if one is.
+            if let answer = worker.keyWaits.wait(for: source, retry: { [unowned(unsafe) exchange] in
+                run(exchange, mayWait: false)
+            }) {
+                return .wait(.answer(answer))
+            }
+            return refuse(error, reason, route: route, worker: worker)
         case .refused(let error, let reason):
-            if let reason { worker.routeMetrics(for: route).authFailures.add(reason.index) }
-            return .respond(error)
+            return refuse(error, reason, route: route, worker: worker)
         }
+    }
+
+    private static func refuse(_ error: GatewayError, _ reason: AuthFailureCounter?, route: CompiledRoute,
+                               worker: Worker) -> PhaseResult {
+        if let reason { worker.routeMetrics(for: route).authFailures.add(reason.index) }
+        return .respond(error)
     }
 }

@@ -83,6 +83,7 @@ public final class Gateway: @unchecked Sendable {
         admin?.start()
         upstreamMonitor = UpstreamMonitor(sink: .workers(workers), snapshot: snapshot)
         upstreamMonitor?.start()
+        snapshot.startKeyRefresh()
     }
 
     /// The metrics of every worker, for the admin endpoint.
@@ -102,6 +103,7 @@ public final class Gateway: @unchecked Sendable {
         snapshot = newer
         loaded.withLock { $0 = LoadedConfig(snapshot: newer, atNanos: gh_realtime_ns()) }
         upstreamMonitor?.install(newer)
+        newer.startKeyRefresh()
         for worker in workers {
             worker.loop.post { _ in worker.install(newer) }
         }

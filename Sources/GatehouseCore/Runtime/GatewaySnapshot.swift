@@ -24,6 +24,8 @@ public final class GatewaySnapshot: Sendable {
     public let serverTLS: TLSContext?
     /// The operations held by the gateway (`operations.dir`); empty when none are configured.
     public let registry: OperationRegistry
+    /// Remote JWK Sets of the configured providers (refreshed on the key thread once started).
+    let keySources: [RemoteKeySource]
 
     /// Compiles `config`; returns every problem that only shows when compiling (unresolvable
     /// upstream hosts, unusable key sets, operation files) with its key path. Rate limits keep
@@ -102,12 +104,13 @@ public final class GatewaySnapshot: Sendable {
             return .failure(ConfigErrors(issues.filter { seen.insert($0.description).inserted }))
         }
         return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams, registry: registry,
-                                        serverTLS: serverTLS))
+                                        serverTLS: serverTLS, keySources: authCompiler.keySources))
     }
 
     private init(config: GatewayConfig, routes: [CompiledRoute], upstreams: [CompiledUpstream],
-                 registry: OperationRegistry, serverTLS: TLSContext?) {
+                 registry: OperationRegistry, serverTLS: TLSContext?, keySources: [RemoteKeySource]) {
         self.config = config
+        self.keySources = keySources
         self.serverTLS = serverTLS
         self.registry = registry
         self.routes = routes

@@ -24,6 +24,8 @@ public final class Worker: @unchecked Sendable {
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private(set) var isDraining = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
+    /// Requests waiting for a remote key refetch (`KeyWaitList`).
+    lazy var keyWaits = KeyWaitList(loop: loop)
 
     init(index: Int, snapshot: GatewaySnapshot, listenerFD: Int32, shared: SharedServerState, logFD: Int32) {
         self.index = index

@@ -22,8 +22,8 @@ enum UpstreamRequestWriter {
             } else {
                 writePath(route: route, path: UnsafeRawBufferPointer(rebasing: raw[head.path]), into: &out)
                 if let query = head.query {
-                    out.append(byte: UInt8(ascii: "?"))
-                    out.append(UnsafeRawBufferPointer(rebasing: raw[query]))
+                    ForwardedQuery.write(UnsafeRawBufferPointer(rebasing: raw[query]), queryStart: query.lowerBound,
+                                         omitting: exchange.tokenQueryParameter, into: &out)
                 }
             }
             out.append(" HTTP/1.1\r\n")

@@ -8,7 +8,7 @@ enum CommandLineInterface {
 
     static let usage = """
     usage: gatehouse [run] [--config PATH]
-           gatehouse check [--config PATH]
+           gatehouse check [--config PATH] [--online]
            gatehouse demo [--port N] [--config PATH]
            gatehouse token --secret S --sub U [--ttl 1h] [--aud A] [--iss I] [--claim k=v]...
            gatehouse sdk swift [--config PATH] --schema SCHEMA.graphql --out DIR [--package Name]
@@ -27,8 +27,8 @@ enum CommandLineInterface {
                 let options = try Options.parse(rest, valued: ["--config"])
                 return Serve.run(configPath: configPath(options))
             case "check":
-                let options = try Options.parse(rest, valued: ["--config"])
-                return Check.run(configPath: configPath(options))
+                let options = try Options.parse(rest, valued: ["--config"], flags: ["--online"])
+                return Check.run(configPath: configPath(options), online: options.has("--online"))
             case "demo":
                 let options = try Options.parse(rest, valued: ["--port", "--config"])
                 var port: Int?
@@ -77,7 +77,7 @@ struct UsageError: Error {
 struct Options {
     private var values: [(String, String)] = []
 
-    static func parse(_ arguments: [String], valued: Set<String>) throws -> Options {
+    static func parse(_ arguments: [String], valued: Set<String>, flags: Set<String> = []) throws -> Options {
         var options = Options()
         var index = 0
         while index < arguments.count {
@@ -86,6 +86,11 @@ struct Options {
             if let equals = name.firstIndex(of: "="), name.hasPrefix("--") {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
+            }
+            if flags.contains(name), value == nil {
+                options.values.append((name, ""))
+                index += 1
+                continue
             }
             guard valued.contains(name) else { throw UsageError("unknown option \(name)") }
             if value == nil {
@@ -99,6 +104,7 @@ struct Options {
         return options
     }
 
+    func has(_ name: String) -> Bool { values.contains { $0.0 == name } }
     func value(_ name: String) -> String? { values.last { $0.0 == name }?.1 }
     func all(_ name: String) -> [String] { values.filter { $0.0 == name }.map(\.1) }
 }

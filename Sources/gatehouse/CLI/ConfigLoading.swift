@@ -12,9 +12,17 @@ enum ConfigLoading {
 
 /// `gatehouse check`.
 enum Check {
-    static func run(configPath: String) -> Int32 {
+    /// `online`: also fetch every remote provider's discovery document and keys.
+    static func run(configPath: String, online: Bool = false) -> Int32 {
         switch ConfigLoading.load(path: configPath) {
         case .success(let snapshot):
+            if online {
+                let problems = snapshot.checkKeySourcesOnline()
+                if !problems.isEmpty {
+                    for issue in problems { print(issue.description) }
+                    return 1
+                }
+            }
             print("\(configPath): ok (\(snapshot.routes.count) routes, \(snapshot.upstreams.count) upstreams)")
             return 0
         case .failure(let errors):

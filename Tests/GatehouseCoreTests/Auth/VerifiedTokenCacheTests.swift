@@ -27,6 +27,16 @@ struct VerifiedTokenCacheTests {
         #expect(token.withUnsafeBytes { cache.lookup($0, now: 1_001 + VerifiedTokenCache.maxAge) } == nil)
     }
 
+    /// A remote key set that changed (a rotation dropped a key) re-verifies every cached token.
+    @Test func anotherKeyGenerationMisses() {
+        let cache = VerifiedTokenCache()
+        let token = Array("a.b.c".utf8)
+        token.withUnsafeBytes { cache.store($0, claims(exp: 100_000), now: 1_000, leeway: 0, generation: 4) }
+        #expect(token.withUnsafeBytes { cache.lookup($0, now: 1_001, generation: 4) } != nil)
+        #expect(token.withUnsafeBytes { cache.lookup($0, now: 1_001, generation: 5) } == nil)
+        #expect(token.withUnsafeBytes { cache.lookup($0, now: 1_001, generation: 4) } == nil)  // dropped on the miss
+    }
+
     @Test func onlyTheSameBytesHit() {
         let cache = VerifiedTokenCache()
         Array("a.b.c".utf8).withUnsafeBytes { cache.store($0, claims(exp: 100_000), now: 1_000, leeway: 0) }

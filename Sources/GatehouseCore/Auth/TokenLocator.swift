@@ -1,0 +1,103 @@
+import GatehouseConfig
+import GatehouseHTTP
+
+/// Where a provider's token lies in a request head (`token_from`): the bytes of the token and,
+/// for `query:NAME`, the parameter to leave out of the URL the upstream gets.
+struct LocatedToken {
+    var token: Range<Int>
+    /// `name=value` plus one neighbouring `&`, within the request target.
+    var queryParameter: Range<Int>?
+}
+
+/// The result of looking for a token.
+enum TokenLookup {
+    case found(LocatedToken)
+    /// A source held something that is not a token (e.g. `Authorization: Basic …`).
+    case malformed
+    case absent
+}
+
+enum TokenLocator {
+    /// The first source, in `token_from` order, that holds a value.
+    static func find(in head: RequestHead, sources: [TokenSource]) -> TokenLookup {
+        head.bytes.withUnsafeBytes { raw in
+            for source in sources {
+                switch source {
+                case .header:
+                    guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
+                    guard let range = BearerToken.extract(from: UnsafeRawBufferPointer(rebasing: raw[value])) else {
+                        return .malformed
+                    }
+                    return .found(LocatedToken(token: (value.lowerBound + range.lowerBound)..<(value.lowerBound + range.upperBound)))
+                case .cookie(let name):
+                    for field in head.headers
+                    where HeaderNames.asciiCaseInsensitiveEquals(UnsafeRawBufferPointer(rebasing: raw[field.name]), "cookie") {
+                        if let value = cookieValue(raw, in: field.value, named: name) {
+                            return value.isEmpty ? .malformed : .found(LocatedToken(token: value))
+                        }
+                    }
+                case .query(let name):
+                    guard let query = head.query,
+                          let (value, parameter) = queryValue(raw, in: query, named: name) else { continue }
+                    return value.isEmpty ? .malformed : .found(LocatedToken(token: value, queryParameter: parameter))
+                }
+            }
+            return .absent
+        }
+    }
+
+    /// `NAME=value` in a Cookie header (RFC 6265 §4.2.1: pairs separated by "; "); a quoted value
+    /// has its quotes left out.
+    static func cookieValue(_ raw: UnsafeRawBufferPointer, in field: Range<Int>, named name: String) -> Range<Int>? {
+        var start = field.lowerBound
+        while start < field.upperBound {
+            var end = start
+            while end < field.upperBound, raw[end] != UInt8(ascii: ";") { end += 1 }
+            var pairStart = start
+            while pairStart < end, raw[pairStart] == UInt8(ascii: " ") || raw[pairStart] == UInt8(ascii: "\t") { pairStart += 1 }
+            if let value = value(raw, pairStart..<end, named: name) {
+                var trimmed = value
+                while trimmed.upperBound > trimmed.lowerBound, raw[trimmed.upperBound - 1] == UInt8(ascii: " ") {
+                    trimmed = trimmed.lowerBound..<(trimmed.upperBound - 1)
+                }
+                if trimmed.count >= 2, raw[trimmed.lowerBound] == UInt8(ascii: "\""), raw[trimmed.upperBound - 1] == UInt8(ascii: "\"") {
+                    trimmed = (trimmed.lowerBound + 1)..<(trimmed.upperBound - 1)
+                }
+                return trimmed
+            }
+            start = end + 1
+        }
+        return nil
+    }
+
+    /// `NAME=value` in a query string; returns the value and the parameter's span including one
+    /// `&` next to it (so removing it leaves a well-formed query). Names and values are compared
+    /// as sent: a JWT is base64url and never needs percent-encoding.
+    static func queryValue(_ raw: UnsafeRawBufferPointer, in query: Range<Int>, named name: String) -> (Range<Int>, Range<Int>)? {
+        var start = query.lowerBound
+        while start <= query.upperBound {
+            var end = start
+            while end < query.upperBound, raw[end] != UInt8(ascii: "&") { end += 1 }
+            if let value = value(raw, start..<end, named: name) {
+                let parameter: Range<Int>
+                if end < query.upperBound {
+                    parameter = start..<(end + 1)
+                } else if start > query.lowerBound {
+                    parameter = (start - 1)..<end
+                } else {
+                    parameter = start..<end
+                }
+                return (value, parameter)
+            }
+            start = end + 1
+        }
+        return nil
+    }
+
+    private static func value(_ raw: UnsafeRawBufferPointer, _ pair: Range<Int>, named name: String) -> Range<Int>? {
+        let nameBytes = name.utf8
+        guard pair.count > nameBytes.count, raw[pair.lowerBound + nameBytes.count] == UInt8(ascii: "=") else { return nil }
+        for (offset, byte) in nameBytes.enumerated() where raw[pair.lowerBound + offset] != byte { return nil }
+        return (pair.lowerBound + nameBytes.count + 1)..<pair.upperBound
+    }
+}
