@@ -18,8 +18,10 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis",
+                       providers: [.apt(["libhiredis-dev"])]),
 
-        .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL"]),
+        .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL", "CHiredis"]),
         .target(name: "GatehouseHTTP"),
         .target(name: "GatehouseConfig", dependencies: ["CYAML"]),
         .target(name: "GatehouseGraphQL", dependencies: ["GatehouseHTTP"]),

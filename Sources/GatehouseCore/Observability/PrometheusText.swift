@@ -1,6 +1,7 @@
 /// Renders the metrics of every worker, summed, in the Prometheus text exposition format.
 public enum PrometheusText {
-    public static func render(_ workers: [WorkerMetrics], rateLimits: RateLimitMetrics = .process) -> String {
+    public static func render(_ workers: [WorkerMetrics], rateLimits: RateLimitMetrics = .process,
+                              stores: StoreMetrics = .process) -> String {
         var out = ""
         let routeGroups = Dictionary(grouping: workers.flatMap(\.allRoutes), by: \.label)
         let labels = routeGroups.keys.sorted()
@@ -66,10 +67,11 @@ public enum PrometheusText {
             out += "gatehouse_rate_limited_total{route=\"\(escape(series.route))\",policy=\"\(escape(series.policy))\"} "
                 + "\(series.refusals.load(0))\n"
         }
+        out += renderStores(stores)
         return out
     }
 
-    private static func escape(_ value: String) -> String {
+    static func escape(_ value: String) -> String {
         value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
     }

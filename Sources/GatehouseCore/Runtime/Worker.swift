@@ -23,6 +23,8 @@ public final class Worker: @unchecked Sendable {
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private(set) var isDraining = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
+    /// This worker's connections to the shared stores (`Stores/WorkerStores.swift`).
+    let stores: WorkerStores
 
     init(index: Int, snapshot: GatewaySnapshot, listenerFD: Int32, shared: SharedServerState, logFD: Int32) {
         self.index = index
@@ -31,6 +33,7 @@ public final class Worker: @unchecked Sendable {
         self.shared = shared
         metrics = WorkerMetrics()
         accessLog = AccessLog(fd: logFD, loop: loop)
+        stores = WorkerStores(loop: loop)
         unroutedMetrics = metrics.route("")
         acceptor = Acceptor(worker: self, fd: listenerFD)
         install(snapshot)
@@ -60,6 +63,7 @@ public final class Worker: @unchecked Sendable {
         poolsByKey = kept
         routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
         tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
+        stores.install(newer.stores)
     }
 
     func pool(for upstreamIndex: Int) -> UpstreamPool { pools[upstreamIndex] }
@@ -158,6 +162,7 @@ public final class Worker: @unchecked Sendable {
 
     private func finishDrain() {
         for pool in pools { pool.closeIdle() }
+        stores.closeAll()
         loop.stop()
     }
 }
