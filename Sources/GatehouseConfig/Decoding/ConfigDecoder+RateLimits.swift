@@ -109,11 +109,12 @@ extension ConfigDecoder {
             if let store = decoded.store { checkStoreReference(store, declared: stores) }
             // One store per route, so a limit stage is one call to it (one Redis round trip).
             let storeName = decoded.store?.name ?? RateLimitConfig.memoryStore
-            if let firstStore, firstStore.name != storeName {
+            let isKnown = storeName == RateLimitConfig.memoryStore || stores.contains(storeName)
+            if isKnown, let firstStore, firstStore.name != storeName {
                 report(decoded.path.appendingKey("store"),
                        "every limit of a route uses the same store; \(firstStore.path) uses \"\(firstStore.name)\"",
                        at: decoded.store?.mark ?? decoded.mark)
-            } else if firstStore == nil {
+            } else if isKnown && firstStore == nil {
                 firstStore = (storeName, decoded.path)
             }
             if let key = decoded.key, let problem = keyProblem(key.key, auth: auth, providerKinds: providerKinds) {
