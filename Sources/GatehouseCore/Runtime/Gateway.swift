@@ -19,7 +19,7 @@ public final class Gateway: @unchecked Sendable {
         }
     }
 
-    private var snapshot: GatewaySnapshot
+    private(set) var snapshot: GatewaySnapshot
     private var workers: [Worker] = []
     private var threads: [pthread_t] = []
     private var admin: AdminServer?

@@ -1,0 +1,13 @@
+import GatehouseGraphQL
+
+extension GatewaySnapshot {
+    /// The stores of this configuration for `GET /status`: `[{name, type, url, up, last_error}]`,
+    /// the url without its password; `up` is false while any worker's connection is marked down.
+    public func storesStatusJSON() -> JSONValue { .array(stores.map(\.statusJSON)) }
+}
+
+extension Gateway {
+    /// `storesStatusJSON()` of the configuration being served; callable from the admin thread
+    /// (the status comes from the stores' process-wide metrics, not from the workers).
+    public func storesStatusJSON() -> JSONValue { snapshot.storesStatusJSON() }
+}

@@ -1,7 +1,0 @@
-import GatehouseGraphQL
-
-extension GatewaySnapshot {
-    /// The stores for `GET /status`: `[{name, type, url, up, last_error}]`, the url without its
-    /// password. `up` is false while any worker's connection is marked down.
-    public var storesStatusJSON: JSONValue { .array(stores.map(\.statusJSON)) }
-}
