@@ -26,9 +26,10 @@ extension RedisClient {
         registrationToken = loop.register(link.fd, [], handler: self)
         state = .connecting(link, connectDeadline: loop.now + options.connectTimeoutNanos)
         for command in handshakeCommands {
-            issue(command.arguments, op: "connect", on: link) { [weak self] result in
+            let issued = issue(command.arguments, op: "connect", on: link) { [weak self] result in
                 self?.handshakeStep(command.isLast, result)
             }
+            guard issued else { return }
         }
     }
 

@@ -108,7 +108,11 @@ public final class RedisClient: IOHandler, TimerTarget {
             recordFailure(op: op, reason: failure.description)
             return failure
         }
-        issue(arguments, op: op, on: link, handler: handler)
+        guard issue(arguments, op: op, on: link, handler: handler) else {
+            let failure = RedisFailure.connectionLost(lastError ?? "hiredis refused the command")
+            recordFailure(op: op, reason: failure.description)
+            return failure
+        }
         return nil
     }
 
@@ -117,22 +121,26 @@ public final class RedisClient: IOHandler, TimerTarget {
         recordFailure(op: op, reason: reason)
     }
 
-    func issue(_ arguments: [[UInt8]], op: String, on link: RedisContextLink, handler: @escaping ReplyHandler) {
+    /// Hands one command to hiredis; false when hiredis refused it (only on a context that is
+    /// going away), in which case `handler` is never called and the connection is broken.
+    @discardableResult
+    func issue(_ arguments: [[UInt8]], op: String, on link: RedisContextLink, handler: @escaping ReplyHandler) -> Bool {
+        guard !link.isDetached else { return false }
         let id = nextID
         nextID += 1
-        let now = loop.now
-        pending.append(PendingCommand(id: id, op: op, sentAt: now, deadline: now + options.commandTimeoutNanos,
-                                      handler: handler))
         let status = Self.withArgv(arguments) { argc, argv, lengths in
             redisAsyncCommandArgv(link.context, redisReplyArrived, UnsafeMutableRawPointer(bitPattern: UInt(id)),
                                   argc, argv, lengths)
         }
-        if status != REDIS_OK {
-            // hiredis refuses commands only on a context that is going away.
+        guard status == REDIS_OK else {
             breakConnection(reason: link.errorText(or: "hiredis refused the command"))
-            return
+            return false
         }
+        let now = loop.now
+        pending.append(PendingCommand(id: id, op: op, sentAt: now, deadline: now + options.commandTimeoutNanos,
+                                      handler: handler))
         rearm()
+        return true
     }
 
     /// Calls `body` with hiredis's argv form of `arguments`, valid only during the call (hiredis
