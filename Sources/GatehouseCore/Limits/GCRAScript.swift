@@ -47,11 +47,14 @@ enum GCRAScript {
     static let loadCommand: [[UInt8]] = [Array("SCRIPT".utf8), Array("LOAD".utf8), Array(source.utf8)]
 
     static let nanosPerMicro: Int64 = 1000
+    /// `EVALSHA <sha1>`, built once.
+    private static let evalPrefix: [[UInt8]] = [Array("EVALSHA".utf8), Array(sha1Hex.utf8)]
 
     /// `EVALSHA sha n key… T τ …` for `checks`, each key behind `prefix`.
     static func evalCommand(_ checks: [RateLimitCheck], prefix: [UInt8]) -> [[UInt8]] {
-        var arguments: [[UInt8]] = [Array("EVALSHA".utf8), Array(sha1Hex.utf8), Array(String(checks.count).utf8)]
-        arguments.reserveCapacity(3 + 3 * checks.count)
+        var arguments = evalPrefix
+        arguments.reserveCapacity(evalPrefix.count + 1 + 3 * checks.count)
+        arguments.append(Array(String(checks.count).utf8))
         for check in checks { arguments.append(prefix + check.key) }
         for check in checks {
             arguments.append(Array(String(check.gcra.emissionInterval / nanosPerMicro).utf8))
