@@ -28,8 +28,10 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1",
                        providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis",
+                       providers: [.apt(["libhiredis-dev"])]),
 
-        .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL"], swiftSettings: hotPath),
+        .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL", "CHiredis"], swiftSettings: hotPath),
         .target(name: "GatehouseHTTP", swiftSettings: hotPath),
         .target(name: "GatehouseConfig", dependencies: ["CYAML"]),
         .target(name: "GatehouseGraphQL", dependencies: ["GatehouseHTTP"]),

@@ -6,7 +6,7 @@ The standard run starts the upstream (nginx, 1 worker, fixed JSON bodies of 100 
 header) and Gatehouse (1 worker, the same routes and header), checks that all of them answer
 correctly, then loads them with wrk in interleaved rounds and reports req/s, latency, CPU µs per
 request and memory per target, with the ratios between them. Focused scenarios (persisted
-operations, TLS, gzip) compare request shapes side by side in the same way. See
+operations, TLS, gzip, stores) compare request shapes side by side in the same way. See
 Benchmarks/README.md.
 
     python3 Benchmarks/bench.py --quick                  # about a minute: 100 B body, one round
@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 from harness import machine, results_file, tools
-from harness.scenarios import compression, persisted, standard, tls
+from harness.scenarios import compression, persisted, standard, stores, tls
 from harness.scenarios.context import ScenarioContext
 from harness.services import ServiceGroup
 from harness.tools import log
@@ -38,7 +38,7 @@ DEFAULT_RESULTS = BENCH_DIR / "RESULTS.md"
 # Descriptors wanted for this process and the proxies it starts (they inherit the limit).
 WANTED_OPEN_FILES = 65_536
 # Every scenario by its --scenario name, in the order a run with several of them takes.
-SCENARIOS = {module.NAME: module for module in (standard, persisted, tls, compression)}
+SCENARIOS = {module.NAME: module for module in (standard, persisted, tls, compression, stores)}
 
 
 # MARK: - Command line

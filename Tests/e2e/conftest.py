@@ -5,6 +5,7 @@
   gateway_factory    gateways that live for one test
   module_gateways    gateways shared by the tests of one module
   refused_port       a port nothing listens on
+  redis_server       a redis-server of one test on a free port (README "Shared state")
 
 Every gateway is stopped with SIGTERM at the end of its scope and must exit 0 in time.
 The binary is $GATEHOUSE_BIN, or .build/release/gatehouse.
@@ -16,6 +17,7 @@ from support.gateway import GatewayFactory
 from support.graphql_client import GraphQLUpstream
 from support.ports import free_port
 from support.raw_upstream import RawUpstream
+from support.redis_server import RedisServer
 
 
 @pytest.fixture(scope="session")
@@ -56,3 +58,11 @@ def module_gateways(tmp_path_factory, request):
 def refused_port():
     return free_port()
 
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """A redis-server of this test alone, on a free loopback port; killed at the end."""
+    server = RedisServer(tmp_path / "redis").start()
+    yield server
+    server.stop()

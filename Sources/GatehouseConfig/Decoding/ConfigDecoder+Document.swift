@@ -5,7 +5,7 @@ extension ConfigDecoder {
         let start = YAMLMark(line: 1, column: 1)
         let node = root ?? YAMLNode(.mapping([]), mark: start)
         guard case .mapping = node.content, var map = mapping(node, "") else {
-            report("", "the configuration must be a mapping with server, upstreams, auth, operations and routes",
+            report("", "the configuration must be a mapping with server, upstreams, auth, operations, stores and routes",
                    at: node.mark)
             return nil
         }
@@ -19,6 +19,8 @@ extension ConfigDecoder {
         let auth = map.value("auth") { self.authProviders($0, $1) }
         config.auth = auth?.providers ?? []
         if let operations = map.value("operations", operations) { config.operations = operations }
+        let stores = map.value("stores") { self.stores($0, $1) }
+        config.stores = stores?.stores ?? []
         let routes = map.required("routes", "required; define at least one route") { self.routes($0, $1) }
         map.finish()
 
@@ -27,7 +29,8 @@ extension ConfigDecoder {
             checkReferences(routes, upstreams: upstreams?.names, providers: auth?.names ?? [])
             let providerKinds = Dictionary((auth?.providers ?? []).map { ($0.name, $0.kind) }) { first, _ in first }
             for decoded in routes {
-                checkRateLimits(decoded.rateLimits, auth: decoded.route.auth, providerKinds: providerKinds)
+                checkRateLimits(decoded.rateLimits, auth: decoded.route.auth, providerKinds: providerKinds,
+                                stores: stores?.names ?? [])
             }
         }
         return issues.isEmpty ? config : nil

@@ -1,10 +1,13 @@
 /// `routes[i].rate_limit:` — a list of limits. What depends on other sections (the route's auth
-/// providers, the store names) is checked in `ConfigDecoder+Document.swift` once all are read.
+/// providers, the `stores:` names) is checked in `ConfigDecoder+Document.swift` once all are read.
 extension ConfigDecoder {
     /// A limit as read, with where its key and store were written for the later checks. Its key
     /// and store are checked even when another of its fields was refused (`limit` is then nil).
     struct DecodedRateLimit {
         var limit: RateLimitConfig?
+        /// `routes[i].rate_limit[j]` and where the limit was written.
+        var path: String
+        var mark: YAMLMark
         var key: (key: RateLimitConfig.Key, path: String, mark: YAMLMark)?
         var store: RouteReference?
     }
@@ -58,7 +61,7 @@ extension ConfigDecoder {
         let store = storeEntry.flatMap { nonEmptyString($0.value, path.appendingKey("store")) }
         map.finish()
 
-        var decoded = DecodedRateLimit()
+        var decoded = DecodedRateLimit(path: path, mark: map.mark)
         if let key, let keyEntry { decoded.key = (key, path.appendingKey("key"), keyEntry.value.mark) }
         if let store, let storeEntry {
             decoded.store = RouteReference(name: store, path: path.appendingKey("store"), mark: storeEntry.value.mark)
@@ -96,17 +99,23 @@ extension ConfigDecoder {
 
     // MARK: - Checks against the rest of the config
 
-    /// The stores a limit may name. Only this process's memory exists so far; shared stores
-    /// will be declared in their own section and join this set.
-    static let knownStores: Set<String> = [RateLimitConfig.memoryStore]
-
     /// Limits whose key the route's authentication can never provide, and unknown stores.
-    /// `providerKinds` holds every provider that was read correctly (others are already reported).
+    /// `providerKinds` holds every provider that was read correctly (others are already reported);
+    /// `stores` every name of the `stores:` section.
     func checkRateLimits(_ limits: [DecodedRateLimit], auth: RouteConfig.Auth,
-                         providerKinds: [String: AuthProviderConfig.Kind]) {
+                         providerKinds: [String: AuthProviderConfig.Kind], stores: Set<String>) {
+        var firstStore: (name: String, path: String)?
         for decoded in limits {
-            if let store = decoded.store, !Self.knownStores.contains(store.name) {
-                report(store.path, "unknown store \"\(store.name)\" (expected \"memory\")", at: store.mark)
+            if let store = decoded.store { checkStoreReference(store, declared: stores) }
+            // One store per route, so a limit stage is one call to it (one Redis round trip).
+            let storeName = decoded.store?.name ?? RateLimitConfig.memoryStore
+            let isKnown = storeName == RateLimitConfig.memoryStore || stores.contains(storeName)
+            if isKnown, let firstStore, firstStore.name != storeName {
+                report(decoded.path.appendingKey("store"),
+                       "every limit of a route uses the same store; \(firstStore.path) uses \"\(firstStore.name)\"",
+                       at: decoded.store?.mark ?? decoded.mark)
+            } else if isKnown && firstStore == nil {
+                firstStore = (storeName, decoded.path)
             }
             if let key = decoded.key, let problem = keyProblem(key.key, auth: auth, providerKinds: providerKinds) {
                 report(key.path, problem, at: key.mark)

@@ -10,6 +10,8 @@ public struct GatewayConfig: Sendable, Equatable {
     /// Auth providers in file order; names are unique.
     public var auth: [AuthProviderConfig]
     public var operations: OperationsConfig?
+    /// Shared stores (`stores:`) in file order; names are unique and never `memory`.
+    public var stores: [StoreConfig]
     public var routes: [RouteConfig]
     /// The file the configuration came from, when it came from a file (relative paths in the
     /// config, such as `jwks_file` and `operations.dir`, are taken relative to the working directory).
@@ -17,17 +19,22 @@ public struct GatewayConfig: Sendable, Equatable {
 
     public init(server: ServerConfig = ServerConfig(), upstreams: [UpstreamConfig] = [],
                 auth: [AuthProviderConfig] = [], operations: OperationsConfig? = nil,
-                routes: [RouteConfig] = [], sourcePath: String? = nil) {
+                stores: [StoreConfig] = [], routes: [RouteConfig] = [], sourcePath: String? = nil) {
         self.server = server
         self.upstreams = upstreams
         self.auth = auth
         self.operations = operations
+        self.stores = stores
         self.routes = routes
         self.sourcePath = sourcePath
     }
 
     public func upstream(named name: String) -> UpstreamConfig? {
         upstreams.first { $0.name == name }
+    }
+
+    public func store(named name: String) -> StoreConfig? {
+        stores.first { $0.name == name }
     }
 
     public func authProvider(named name: String) -> AuthProviderConfig? {

@@ -32,7 +32,8 @@ public enum UpstreamURLSyntax {
 
     // MARK: - Authority
 
-    private static func hostAndPort(_ authority: Substring, defaultPort: Int) -> Result<(String, Int), ValueProblem> {
+    /// `host[:port]` or `[v6][:port]`; also used for `redis://` URLs.
+    static func hostAndPort(_ authority: Substring, defaultPort: Int) -> Result<(String, Int), ValueProblem> {
         let host: String
         var portText: Substring?
         if authority.hasPrefix("[") {

@@ -11,6 +11,8 @@ struct StatusReport {
     var workers: Int
     var draining: Bool
     var snapshot: GatewaySnapshot
+    /// Now, in seconds since the Unix epoch (key ages are reported against it).
+    var wallClockSeconds: Int64 = 0
 
     var json: JSONValue {
         .object([
@@ -21,9 +23,9 @@ struct StatusReport {
             "draining": .bool(draining),
             "routes": .array(snapshot.routes.map(Self.route)),
             "upstreams": .array(snapshot.upstreams.map(Self.upstream)),
-            // Shared stores and the response cache do not exist yet: an empty list and null,
-            // not made-up numbers.
-            "stores": .array([]),
+            "stores": snapshot.storesStatusJSON(),
+            "identity_providers": snapshot.keySourcesStatusJSON(now: wallClockSeconds),
+            // The response cache reports here once a route caches; until then null, not made-up numbers.
             "cache": .null,
         ])
     }

@@ -4,8 +4,8 @@ import GatehouseConfig
 struct CompiledRateLimits: Sendable {
     let beforeAuthentication: [CompiledRateLimit]
     let afterAuthentication: [CompiledRateLimit]
-    /// Every limit names `memory` today; once shared stores exist, a stage's checks go to each
-    /// limit's own store, one call per store.
+    /// The store of the route's limits (the config decoder makes every limit of a route name
+    /// the same one), so a stage is one call: one Redis round trip for a shared store.
     let store: RateLimitStore
 
     static let none = CompiledRateLimits(beforeAuthentication: [], afterAuthentication: [],

@@ -25,6 +25,8 @@ extension Exchange: RateLimitWaiter {
         switch route.rateLimits.store.decide(checks, now: Int64(loop.now), waiter: self) {
         case .decided(let decisions):
             return apply(decisions, of: applied)
+        case .unavailable:
+            return .respond(Self.storeUnavailable)
         case .pending:
             let answer = PendingAnswer()
             rateLimitProgress.pending = (answer, applied)
@@ -39,6 +41,18 @@ extension Exchange: RateLimitWaiter {
         rateLimitProgress.pending = nil
         answer.complete(apply(decisions, of: limits))
     }
+
+    func rateLimitsUnavailable() {
+        guard let (answer, _) = rateLimitProgress.pending else { return }
+        rateLimitProgress.pending = nil
+        answer.complete(.respond(Self.storeUnavailable))
+    }
+
+    var storeClients: WorkerStores { worker.stores }
+
+    /// A limit whose store is down with `on_failure: closed`: nothing was counted, so a retry is safe.
+    static let storeUnavailable = GatewayError(.unavailable, "Rate limits cannot be checked right now; retry later.",
+                                               source: .internal, retry: .safe)
 
     /// Records every decision, sets the response's `RateLimit` fields, and refuses when any
     /// limit refused, with the longest wait among them.

@@ -16,12 +16,18 @@ public enum RateLimitAnswer: Sendable {
     case decided([GCRADecision])
     /// The store asked someone else (a Redis round trip); it will call the waiter later.
     case pending
+    /// The store cannot answer and its `on_failure` is `closed`: 503 UNAVAILABLE.
+    case unavailable
 }
 
 /// The exchange waiting for a store that answered `.pending`.
 public protocol RateLimitWaiter: AnyObject {
     /// Called on the waiter's own event loop with one decision per check, in order.
     func rateLimitsDecided(_ decisions: [GCRADecision])
+    /// Called on the waiter's own event loop when the store could not decide (`on_failure: closed`).
+    func rateLimitsUnavailable()
+    /// The connections to the stores of the worker the waiter runs on (a store asks on these).
+    var storeClients: WorkerStores { get }
 }
 
 /// Where limit state lives. All checks of one call are one stage of one request: either every

@@ -1,6 +1,7 @@
 /// Renders the metrics of every worker, summed, in the Prometheus text exposition format.
 public enum PrometheusText {
-    public static func render(_ workers: [WorkerMetrics], rateLimits: RateLimitMetrics = .process) -> String {
+    public static func render(_ workers: [WorkerMetrics], rateLimits: RateLimitMetrics = .process,
+                              stores: StoreMetrics = .process) -> String {
         var out = ""
         let routeGroups = Dictionary(grouping: workers.flatMap(\.allRoutes), by: \.label)
         let labels = routeGroups.keys.sorted()
@@ -67,10 +68,11 @@ public enum PrometheusText {
                 + "\(series.refusals.load(0))\n"
         }
         UpstreamStatusBoard.process.renderPrometheus(into: &out, escape: escape)
+        out += renderStores(stores)
         return out
     }
 
-    private static func escape(_ value: String) -> String {
+    static func escape(_ value: String) -> String {
         value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n")
     }

@@ -95,7 +95,7 @@ public final class Gateway: @unchecked Sendable {
         return StatusReport(version: GatehouseVersion.current,
                             uptimeSeconds: Int64((gh_monotonic_ns() - startedAtMonotonic) / 1_000_000_000),
                             configLoadedAtNanos: current.atNanos, workers: workers.count, draining: isDraining,
-                            snapshot: current.snapshot)
+                            snapshot: current.snapshot, wallClockSeconds: gh_realtime_ns() / 1_000_000_000)
     }
 
     /// Hands a new configuration to every worker; in-flight requests finish under the old one.

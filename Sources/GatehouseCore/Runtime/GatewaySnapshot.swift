@@ -26,10 +26,13 @@ public final class GatewaySnapshot: Sendable {
     public let registry: OperationRegistry
     /// Remote JWK Sets of the configured providers (refreshed on the key thread once started).
     let keySources: [RemoteKeySource]
+    /// `stores:`; each worker connects to every one (`WorkerStores`).
+    let stores: [CompiledStore]
 
     /// Compiles `config`; returns every problem that only shows when compiling (unresolvable
-    /// upstream hosts, unusable key sets, operation files) with its key path. Rate limits keep
-    /// their state in the process's memory store, which outlives reloads.
+    /// upstream and store hosts, unusable key sets, operation files) with its key path. Rate
+    /// limits keep their state in the process's memory store, which outlives reloads, or in the
+    /// shared store their route names.
     public static func compile(_ config: GatewayConfig) -> Result<GatewaySnapshot, ConfigErrors> {
         compile(config, rateLimitStore: MemoryRateLimitStore.process, rateLimitMetrics: .process)
     }
@@ -80,6 +83,11 @@ public final class GatewaySnapshot: Sendable {
                 issues.append(ConfigIssue(path: "server.tls", message: error.message))
             }
         }
+        let (stores, storeIssues) = CompiledStore.compile(config, metrics: .process)
+        issues += storeIssues
+        let sharedLimitStores = Dictionary(uniqueKeysWithValues: stores.map {
+            ($0.config.name, RedisRateLimitStore(store: $0.config) as RateLimitStore)
+        })
         let authCompiler = AuthCompiler(config: config)
         issues += authCompiler.issues
         var routes: [CompiledRoute] = []
@@ -92,7 +100,9 @@ public final class GatewaySnapshot: Sendable {
             }
             switch authCompiler.compile(route.auth, path: "routes[\(index)].auth") {
             case .success(let auth):
-                let limits = CompiledRateLimits(route: route, store: rateLimitStore, metrics: rateLimitMetrics)
+                let storeName = route.rateLimits.first?.store ?? RateLimitConfig.memoryStore
+                let limits = CompiledRateLimits(route: route, store: sharedLimitStores[storeName] ?? rateLimitStore,
+                                                metrics: rateLimitMetrics)
                 routes.append(CompiledRoute(index: index, config: route, upstream: upstream, auth: auth,
                                             registryHasOperations: !registry.isEmpty, rateLimits: limits))
             case .failure(let issue):
@@ -104,13 +114,15 @@ public final class GatewaySnapshot: Sendable {
             return .failure(ConfigErrors(issues.filter { seen.insert($0.description).inserted }))
         }
         return .success(GatewaySnapshot(config: config, routes: routes, upstreams: upstreams, registry: registry,
-                                        serverTLS: serverTLS, keySources: authCompiler.keySources))
+                                        serverTLS: serverTLS, keySources: authCompiler.keySources, stores: stores))
     }
 
     private init(config: GatewayConfig, routes: [CompiledRoute], upstreams: [CompiledUpstream],
-                 registry: OperationRegistry, serverTLS: TLSContext?, keySources: [RemoteKeySource]) {
+                 registry: OperationRegistry, serverTLS: TLSContext?, keySources: [RemoteKeySource],
+                 stores: [CompiledStore]) {
         self.config = config
         self.keySources = keySources
+        self.stores = stores
         self.serverTLS = serverTLS
         self.registry = registry
         self.routes = routes

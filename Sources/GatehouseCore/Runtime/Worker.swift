@@ -26,6 +26,8 @@ public final class Worker: @unchecked Sendable {
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
     /// Requests waiting for a remote key refetch (`KeyWaitList`).
     lazy var keyWaits = KeyWaitList(loop: loop)
+    /// This worker's connections to the shared stores (`Stores/WorkerStores.swift`).
+    let stores: WorkerStores
 
     init(index: Int, snapshot: GatewaySnapshot, listenerFD: Int32, shared: SharedServerState, logFD: Int32) {
         self.index = index
@@ -34,6 +36,7 @@ public final class Worker: @unchecked Sendable {
         self.shared = shared
         metrics = WorkerMetrics()
         accessLog = AccessLog(fd: logFD, loop: loop)
+        stores = WorkerStores(loop: loop)
         unroutedMetrics = metrics.route("")
         acceptor = Acceptor(worker: self, fd: listenerFD)
         install(snapshot)
@@ -69,6 +72,7 @@ public final class Worker: @unchecked Sendable {
         groupsByKey = kept
         routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
         tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
+        stores.install(newer.stores)
     }
 
     func endpointGroup(for upstreamIndex: Int) -> UpstreamEndpointGroup { endpointGroups[upstreamIndex] }
@@ -167,6 +171,7 @@ public final class Worker: @unchecked Sendable {
 
     private func finishDrain() {
         for group in endpointGroups { group.closeIdle() }
+        stores.closeAll()
         loop.stop()
     }
 }

@@ -141,9 +141,9 @@ final class RemoteKeySource: Sendable {
             ("keys", .number(String(state.keys?.keys.count ?? 0))),
             ("ready", .bool(state.keys != nil)),
         ]
-        object.append(("lastRefresh", state.fetchedAt > 0 ? .number(String(state.fetchedAt)) : .null))
-        object.append(("keyAgeSeconds", state.fetchedAt > 0 ? .number(String(unixSeconds - state.fetchedAt)) : .null))
-        object.append(("lastError", state.lastError.map { .string($0) } ?? .null))
+        object.append(("last_refresh", state.fetchedAt > 0 ? .number(String(state.fetchedAt)) : .null))
+        object.append(("key_age_seconds", state.fetchedAt > 0 ? .number(String(unixSeconds - state.fetchedAt)) : .null))
+        object.append(("last_error", state.lastError.map { .string($0) } ?? .null))
         return .object(JSONObject(object.map { (key: $0.0, value: $0.1) }))
     }
 }

@@ -113,13 +113,13 @@ final class UpstreamStatusBoard: Sendable {
     func statusJSON(upstream: String) -> JSONValue {
         let now = MonotonicClock.nanoseconds
         let endpoints = self.endpoints(of: upstream).map { endpoint -> JSONValue in
-            let left = endpoint.ejectedUntil > now ? Double(endpoint.ejectedUntil - now) / 1_000_000_000 : 0
+            let leftMillis = endpoint.ejectedUntil > now ? (endpoint.ejectedUntil - now) / 1_000_000 : 0
             return .object(JSONObject([
                 ("address", .string(endpoint.label)),
                 ("healthy", .bool(endpoint.healthy)),
-                ("ejected", .bool(left > 0)),
-                ("ejectedForSeconds", .number(String(format: "%.3f", left))),
-                ("inFlight", .number(String(endpoint.inFlight))),
+                ("ejected", .bool(endpoint.ejectedUntil > now)),
+                ("ejected_for_ms", .number(String(leftMillis))),
+                ("in_flight", .number(String(endpoint.inFlight))),
                 ("ejections", .number(String(endpoint.ejections))),
             ]))
         }

@@ -1,0 +1,47 @@
+import GatehouseIO
+
+/// One worker's connections to the stores: a Redis client per store, on the worker's loop,
+/// shared with no other thread. Kept across reloads while a store's settings do not change.
+public final class WorkerStores {
+    private struct Entry {
+        let store: CompiledStore
+        let client: RedisClient
+        let observer: StoreObserver
+    }
+
+    private let loop: EventLoop
+    private var entries: [String: Entry] = [:]
+
+    public init(loop: EventLoop) { self.loop = loop }
+
+    /// Connects to every store of a new snapshot; clients of stores that left or changed close.
+    func install(_ stores: [CompiledStore]) {
+        var kept: [String: Entry] = [:]
+        for store in stores {
+            if let entry = entries[store.config.name], entry.store.options == store.options {
+                kept[store.config.name] = Entry(store: store, client: entry.client, observer: entry.observer)
+                continue
+            }
+            let client = RedisClient(loop: loop, options: store.options)
+            let observer = StoreObserver(series: store.series)
+            client.observer = observer
+            kept[store.config.name] = Entry(store: store, client: client, observer: observer)
+            client.start()
+        }
+        for (name, entry) in entries where kept[name]?.client !== entry.client { close(entry) }
+        entries = kept
+    }
+
+    /// This worker's client for the store `name`, if the configuration has it.
+    func client(named name: String) -> RedisClient? { entries[name]?.client }
+
+    func closeAll() {
+        for entry in entries.values { close(entry) }
+        entries.removeAll()
+    }
+
+    private func close(_ entry: Entry) {
+        entry.client.close()
+        entry.observer.released()
+    }
+}

@@ -1,0 +1,84 @@
+import GatehouseConfig
+import GatehouseIO
+import Testing
+@testable import GatehouseCore
+
+/// The Redis store's side that needs no Redis: the script's arguments, its reply read back as
+/// the decisions the memory store would make, and what `on_failure` answers without the store.
+struct RateLimitRedisStoreTests {
+    static let second: Int64 = 1_000_000_000
+    static let micro: Int64 = 1000
+
+    static func check(_ key: String, count: Int = 10, burst: Int = 5) -> RateLimitCheck {
+        RateLimitCheck(gcra: GCRA(count: count, windowSeconds: 1, burst: burst), key: Array(key.utf8))
+    }
+
+    @Test func evalshaNamesEveryKeyWithThePrefixThenTheIntervalsInMicroseconds() {
+        let command = GCRAScript.evalCommand([Self.check("a"), Self.check("b", count: 4, burst: 2)],
+                                             prefix: Array("gatehouse:rl:".utf8))
+        let text = command.map { String(decoding: $0, as: UTF8.self) }
+        #expect(text == ["EVALSHA", GCRAScript.sha1Hex, "2", "gatehouse:rl:a", "gatehouse:rl:b",
+                         "100000", "400000", "250000", "250000"])
+        #expect(GCRAScript.sha1Hex.count == 40)
+    }
+
+    /// Rows: the TAT Redis had (µs, -1 none) at Redis's now, and the decision the memory store
+    /// makes with the same state.
+    static let rows: [(storedMicros: Int64, nowMicros: Int64)] = [
+        (-1, 5_000_000),            // never seen: full burst
+        (5_000_000, 5_000_000),     // one used
+        (5_400_000, 5_000_000),     // burst used up: refused
+        (5_300_000, 5_000_000),     // one left
+        (4_000_000, 5_000_000),     // in the past: full burst again
+    ]
+
+    @Test(arguments: rows)
+    func replyMeansWhatTheMemoryStoreWouldDecide(_ row: (storedMicros: Int64, nowMicros: Int64)) {
+        let check = Self.check("k")
+        let reply = RedisReply.array([.integer(row.nowMicros), .integer(row.storedMicros)])
+        let stored = row.storedMicros < 0 ? nil : row.storedMicros * Self.micro
+        let expected = check.gcra.decide(tat: stored, now: row.nowMicros * Self.micro).decision
+        #expect(GCRAScript.decisions(reply, for: [check]) == [expected])
+    }
+
+    @Test func aReplyThatIsNotTheScriptsIsRefused() {
+        let checks = [Self.check("a"), Self.check("b")]
+        #expect(GCRAScript.decisions(.array([.integer(1), .integer(-1)]), for: checks) == nil)
+        #expect(GCRAScript.decisions(.error("NOSCRIPT No matching script"), for: checks) == nil)
+        #expect(GCRAScript.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: checks) == nil)
+    }
+
+    static func store(_ policy: StoreConfig.FailurePolicy) -> RedisRateLimitStore {
+        RedisRateLimitStore(store: StoreConfig(name: "unit-\(policy)", url: RedisURL(host: "127.0.0.1"), onFailure: policy))
+    }
+
+    @Test func localDecidesWithThisProcessesMemory() {
+        let store = Self.store(.local)
+        var allowed = 0
+        for _ in 0..<8 {
+            guard case .decided(let decisions) = store.answerWithoutStore([Self.check("local")], now: 0) else {
+                Issue.record("local must decide")
+                return
+            }
+            if decisions[0].allowed { allowed += 1 }
+        }
+        #expect(allowed == 5)
+    }
+
+    @Test func openAllowsEveryRequestWithAFullBurst() {
+        for _ in 0..<8 {
+            guard case .decided(let decisions) = Self.store(.open).answerWithoutStore([Self.check("open")], now: 0) else {
+                Issue.record("open must decide")
+                return
+            }
+            #expect(decisions == [GCRADecision(allowed: true, remaining: 4, resetSeconds: 1, retryAfterSeconds: 0)])
+        }
+    }
+
+    @Test func closedIsUnavailable() {
+        guard case .unavailable = Self.store(.closed).answerWithoutStore([Self.check("closed")], now: 0) else {
+            Issue.record("closed must be unavailable")
+            return
+        }
+    }
+}

@@ -1,0 +1,230 @@
+"""Shared state in Redis (README "Shared state (stores)"), against real redis-server processes
+the tests start on free loopback ports: two gateways behind haproxy share one allowance; a
+Redis killed or frozen mid-run (SIGSTOP: it accepts and never answers) makes each store follow
+its `on_failure` within one store timeout, and once the store is marked down no request waits
+for it; a restarted Redis is used again within the backoff; a wrong password is a clear error
+at start and the store is down in the metrics while the gateway stays ready.
+"""
+
+import time
+import uuid
+
+import pytest
+
+from support.auth_checks import QUERY_BODY, metric_value
+from support.envelope import assert_raw_envelope
+from support.gateway import base_config
+from support.haproxy_balancer import HAProxyBalancer
+from support.raw_http import RawClient
+from support.redis_server import RedisServer, wait_until
+
+TIMEOUT_MS = 50        # the stores' `timeout` in these tests (the default)
+# What a request may take beyond the store's timeout on a shared, busy test machine. Times are
+# the gateway's own (the access log's duration less its upstream duration), so neither the
+# client's nor the upstream's scheduling counts.
+SLACK_MS = 100
+# The backoff runs 250 ms, 500 ms, 1 s, 2 s … up to 10 s; the outages here last a few seconds.
+RECOVERY_SECONDS = 6.0
+
+
+def stores_config(upstream_url: str, redis_url: str, routes: list, stores=None, **server):
+    """`config_for_ports` for a gateway with one store per `on_failure` policy on `redis_url`."""
+
+    def config(port, admin):
+        document = base_config(port, admin, upstreams={"app": {"url": f"{upstream_url}/graphql"}},
+                               routes=routes, **server)
+        document["stores"] = stores or {
+            policy: {"type": "redis", "url": redis_url, "timeout": "50ms", "on_failure": policy}
+            for policy in ("local", "open", "closed")}
+        return document
+
+    return config
+
+
+def route(path: str, store: str, rate: str, burst: int, key: str = "header:X-Client") -> dict:
+    return {"path": path, "upstream": "app", "auth": "none",
+            "rate_limit": [{"name": path.strip("/"), "key": key, "rate": rate, "burst": burst, "store": store}]}
+
+
+def post(client: RawClient, path: str, client_key: str, request_id: str = None):
+    headers = [("Content-Type", "application/json"), ("X-Client", client_key)]
+    if request_id:
+        headers.append(("X-Request-Id", request_id))
+    client.request("POST", path, headers=headers, body=QUERY_BODY)
+    return client.read_response(method="POST")
+
+
+def timed(client: RawClient, path: str, client_key: str):
+    """The response and the request id to find the gateway's own time by (`gateway_ms`)."""
+    request_id = unique("req")
+    return post(client, path, client_key, request_id), request_id
+
+
+def gateway_ms(gateway, request_ids: list) -> dict:
+    """Request id -> milliseconds the gateway spent on it outside the upstream exchange."""
+    wanted = set(request_ids)
+    entries = []
+    deadline = time.monotonic() + 3.0
+    while len(entries) < len(wanted) and time.monotonic() < deadline:
+        entries = [entry for entry in gateway.access_log() if entry.get("request_id") in wanted]
+        time.sleep(0.05)
+    assert len(entries) == len(wanted), f"access log has {len(entries)} of {len(wanted)} requests"
+    return {entry["request_id"]: entry["duration_ms"] - (entry.get("upstream_duration_ms") or 0)
+            for entry in entries}
+
+
+def store_up(gateway, store: str) -> float:
+    return metric_value(gateway.metrics_text(), "gatehouse_store_up", store=store)
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+# MARK: - Shared allowance
+
+
+def test_two_gateways_behind_a_balancer_share_one_allowance(gateway_factory, graphql_upstream, redis_server, tmp_path):
+    """10/s with a burst of 5 on one key, a request every 20 ms for 10 s through haproxy's round
+    robin over two gateways: about 105 pass in all — not twice that."""
+    config = stores_config(graphql_upstream.url, redis_server.url(),
+                           [route("/shared", "shared", "10/s", 5, key="route")],
+                           stores={"shared": {"type": "redis", "url": redis_server.url()}}, workers=2)
+    first = gateway_factory.start(config, name="replica-a")
+    second = gateway_factory.start(config, name="replica-b")
+    balancer = HAProxyBalancer(tmp_path / "haproxy", {"a": (first.port, first.admin_port),
+                                                      "b": (second.port, second.admin_port)})
+    try:
+        balancer.wait_for_states({"a": "UP", "b": "UP"})
+        allowed = refused = 0
+        with RawClient(balancer.port, timeout=5.0) as client:
+            started = time.monotonic()
+            while time.monotonic() - started < 10.0:
+                response = post(client, "/shared", "any")
+                if response.status == 200:
+                    allowed += 1
+                else:
+                    assert_raw_envelope(response, 429, "RATE_LIMITED", source="gateway")
+                    refused += 1
+                time.sleep(0.02)
+    finally:
+        balancer.stop()
+    assert 103 <= allowed <= 107, (allowed, refused)
+    for gateway in (first, second):
+        served = metric_value(gateway.metrics_text(), "gatehouse_requests_total", route="/shared", status="200")
+        assert served > 20, f"{gateway.workdir.name} served {served}: the balancer must spread the requests"
+        assert store_up(gateway, "shared") == 1
+        assert metric_value(gateway.metrics_text(), "gatehouse_store_latency_seconds_count", store="shared") > 20
+
+
+# MARK: - Outages
+
+
+def outage_config(graphql_upstream, redis_server):
+    routes = [route("/local", "local", "1/m", 2), route("/open", "open", "1/m", 1),
+              route("/closed", "closed", "1000/s", 1000)]
+    return stores_config(graphql_upstream.url, redis_server.url(), routes)
+
+
+def assert_follows_on_failure(gateway) -> None:
+    """The store is down everywhere: each policy answers at once, none waits for Redis."""
+    assert wait_until(lambda: all(store_up(gateway, name) == 0 for name in ("local", "open", "closed")),
+                      timeout=3.0), gateway.metrics_text()
+    with RawClient(gateway.port, timeout=5.0) as client:
+        key = unique("down")
+        # local: this process's memory enforces the limit (burst 2, then refused).
+        local = [timed(client, "/local", key) for _ in range(3)]
+        assert [response.status for response, _ in local] == [200, 200, 429]
+        # open: allowed beyond the limit (burst 1).
+        opened = [timed(client, "/open", key) for _ in range(3)]
+        assert [response.status for response, _ in opened] == [200, 200, 200]
+        # closed: 503 UNAVAILABLE, retryable, nothing sent upstream.
+        closed, closed_id = timed(client, "/closed", key)
+        extensions = assert_raw_envelope(closed, 503, "UNAVAILABLE", source="gateway")
+        assert extensions["retryable"] is True
+    times = gateway_ms(gateway, [request_id for _, request_id in local + opened] + [closed_id])
+    assert max(times.values()) < TIMEOUT_MS, f"a request waited for a store marked down: {times}"
+    assert gateway.readyz_status() == 200, "a store outage must not take the gateway out of service"
+
+
+def first_requests_within_one_timeout(gateway) -> None:
+    """Right after the failure, before each store is marked down: no request waits longer than
+    one store timeout. (An idle connection learns of a frozen Redis only from its first command.)"""
+    expected = {"/local": {200}, "/open": {200}, "/closed": {503}}
+    request_ids = []
+    with RawClient(gateway.port, timeout=5.0) as client:
+        for _ in range(3):
+            for path, statuses in expected.items():
+                response, request_id = timed(client, path, unique("early"))
+                assert response.status in statuses, (path, response.status)
+                request_ids.append(request_id)
+    times = gateway_ms(gateway, request_ids)
+    assert max(times.values()) < TIMEOUT_MS + SLACK_MS, times
+
+
+def assert_recovers(gateway) -> None:
+    assert wait_until(lambda: all(store_up(gateway, name) == 1 for name in ("local", "open", "closed")),
+                      timeout=RECOVERY_SECONDS), gateway.metrics_text()
+    with RawClient(gateway.port, timeout=5.0) as client:
+        assert post(client, "/closed", unique("back")).status == 200
+        key = unique("back")
+        assert [post(client, "/open", key).status for _ in range(2)] == [200, 429], "the limit is enforced again"
+
+
+def test_redis_killed_mid_run_then_restarted(gateway_factory, graphql_upstream, redis_server):
+    gateway = gateway_factory.start(outage_config(graphql_upstream, redis_server))
+    with RawClient(gateway.port, timeout=5.0) as client:
+        key = unique("up")
+        assert [post(client, "/open", key).status for _ in range(2)] == [200, 429]
+    redis_server.kill()
+    first_requests_within_one_timeout(gateway)
+    assert_follows_on_failure(gateway)
+    errors = metric_value(gateway.metrics_text(), "gatehouse_store_errors_total", store="open", op="connect")
+    assert errors > 0
+    assert "store open (redis://127.0.0.1:" in gateway.stderr_text()
+    redis_server.start()
+    assert_recovers(gateway)
+    assert "is up again" in gateway.stderr_text()
+
+
+def test_redis_that_accepts_and_never_answers(gateway_factory, graphql_upstream, redis_server):
+    gateway = gateway_factory.start(outage_config(graphql_upstream, redis_server))
+    with RawClient(gateway.port, timeout=5.0) as client:
+        assert post(client, "/closed", unique("up")).status == 200
+    redis_server.pause()
+    try:
+        first_requests_within_one_timeout(gateway)
+        assert_follows_on_failure(gateway)
+        assert metric_value(gateway.metrics_text(), "gatehouse_store_errors_total", store="open", op="rate_limit") > 0
+    finally:
+        redis_server.resume()
+    assert_recovers(gateway)
+
+
+# MARK: - Credentials
+
+
+def test_wrong_password_is_a_clear_error_and_the_store_is_down(gateway_factory, graphql_upstream, tmp_path):
+    redis = RedisServer(tmp_path / "redis-auth", password="right-password").start()
+    try:
+        stores = {
+            "wrong": {"type": "redis", "url": redis.url(), "password": "wrong-password", "on_failure": "open"},
+            "right": {"type": "redis", "url": redis.url(password_in_url=True, database=2)},
+        }
+        routes = [route("/wrong", "wrong", "1/m", 1), route("/right", "right", "1/m", 1)]
+        gateway = gateway_factory.start(stores_config(graphql_upstream.url, redis.url(), routes, stores=stores))
+        assert wait_until(lambda: "WRONGPASS" in gateway.stderr_text(), timeout=3.0), gateway.stderr_text()
+        line = next(line for line in gateway.stderr_text().splitlines() if "WRONGPASS" in line)
+        assert line.startswith("gatehouse error: store wrong (redis://127.0.0.1:"), line
+        assert "password" not in line.split("WRONGPASS")[0], "the password never appears in the log"
+        assert "wrong-password" not in gateway.stderr_text() and "right-password" not in gateway.stderr_text()
+        assert store_up(gateway, "wrong") == 0
+        assert wait_until(lambda: store_up(gateway, "right") == 1, timeout=3.0)
+        assert gateway.readyz_status() == 200
+        with RawClient(gateway.port, timeout=5.0) as client:
+            key = unique("auth")
+            assert [post(client, "/wrong", key).status for _ in range(2)] == [200, 200], "on_failure: open"
+            assert [post(client, "/right", key).status for _ in range(2)] == [200, 429]
+        assert redis.command("-n", "2", "DBSIZE").strip() == "1", "SELECT 2 from the url's path"
+    finally:
+        redis.stop()
