@@ -20,6 +20,7 @@ extension ConfigDecoder {
         config.auth = auth?.providers ?? []
         if let operations = map.value("operations", operations) { config.operations = operations }
         let routes = map.required("routes", "required; define at least one route") { self.routes($0, $1) }
+        if let cache = map.value("cache", cacheSettings) { config.cache = cache }
         map.finish()
 
         if let routes {
@@ -28,6 +29,7 @@ extension ConfigDecoder {
             let providerKinds = Dictionary((auth?.providers ?? []).map { ($0.name, $0.kind) }) { first, _ in first }
             for decoded in routes {
                 checkRateLimits(decoded.rateLimits, auth: decoded.route.auth, providerKinds: providerKinds)
+                checkCacheScope(decoded)
             }
         }
         return issues.isEmpty ? config : nil

@@ -11,6 +11,8 @@ public struct GatewayConfig: Sendable, Equatable {
     public var auth: [AuthProviderConfig]
     public var operations: OperationsConfig?
     public var routes: [RouteConfig]
+    /// The response cache's process-wide settings (`cache:`).
+    public var cache = CacheConfig()
     /// The file the configuration came from, when it came from a file (relative paths in the
     /// config, such as `jwks_file` and `operations.dir`, are taken relative to the working directory).
     public var sourcePath: String?

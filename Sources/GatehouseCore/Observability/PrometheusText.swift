@@ -66,6 +66,7 @@ public enum PrometheusText {
             out += "gatehouse_rate_limited_total{route=\"\(escape(series.route))\",policy=\"\(escape(series.policy))\"} "
                 + "\(series.refusals.load(0))\n"
         }
+        out += CacheMetricsText.render(ResponseCache.process, escape: escape)
         return out
     }
 

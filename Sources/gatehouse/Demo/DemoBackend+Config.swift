@@ -79,6 +79,8 @@ extension DemoBackend {
             auth: user-jwt
             persisted: only
             map_graphql_errors: true
+            # Queries answered from the response cache for 30 s, per user (README, "Response cache").
+            cache: {max_age: 30s, stale_while_revalidate: 1m}
 
         """
         return yaml
