@@ -16,6 +16,7 @@ struct CacheableOperation: Equatable {
                          body: UnsafeRawBufferPointer?, registry: OperationRegistry) -> CacheableOperation? {
         if let rewritten = rewrite?.body {
             // A held operation by name or hash, or a GET call: the body the gateway wrote.
+            if let held = fromHeldBody(rewritten, registry: registry) { return held }
             guard case .success(let request) = GraphQLRequestBody.parse(rewritten), let text = request.query else { return nil }
             return fromDocument(text, operationName: request.operationName, variables: request.variables, registry: registry)
         }
@@ -27,15 +28,40 @@ struct CacheableOperation: Equatable {
         return fromDocument(text, operationName: call.operationName, variables: call.variables, registry: registry)
     }
 
+    /// The marker between the query text and the name in a body the gateway wrote for a held
+    /// operation (`PersistedOperation.requestBodyPrefix`). Inside the quoted query text every
+    /// `"` is escaped, so its first occurrence is the boundary.
+    static let operationNameMarker = Array(#"","operationName":""#.utf8)
+
+    /// The fast path for bodies the gateway wrote from a held operation: the name is found
+    /// after the marker and the body checked against that operation's fixed prefix, so only the
+    /// variables are parsed (not the document text). nil: not such a body.
+    static func fromHeldBody(_ body: [UInt8], registry: OperationRegistry) -> CacheableOperation? {
+        let marker = operationNameMarker
+        guard body.count > marker.count,
+              let start = (0...(body.count - marker.count)).first(where: { body[$0..<($0 + marker.count)].elementsEqual(marker) })
+        else { return nil }
+        let nameStart = start + marker.count
+        guard let nameEnd = body[nameStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        let name = String(decoding: body[nameStart..<nameEnd], as: UTF8.self)
+        guard let held = registry.operation(named: name), body.count > held.requestBodyPrefix.count,
+              body.starts(with: held.requestBodyPrefix), body.last == UInt8(ascii: "}") else { return nil }
+        let variablesBytes = body[held.requestBodyPrefix.count..<(body.count - 1)]
+        guard let variables = try? JSONReader.parse(Array(variablesBytes)), case .object = variables else { return nil }
+        return CacheableOperation(name: name, isQuery: held.kind == .query, isMutation: held.kind == .mutation,
+                                  documentDigest: held.sha256Hex, canonicalVariables: CanonicalJSON.bytes(variables))
+    }
+
     /// A document: its kind from the registry when held, else from parsing it.
     static func fromDocument(_ text: String, operationName: String?, variables: JSONObject?,
                              registry: OperationRegistry) -> CacheableOperation? {
         let canonical = CanonicalJSON.bytes(.object(variables ?? JSONObject()))
-        let digest = PersistedQueryHash.sha256Hex(text)
         if let name = operationName, let held = registry.operation(named: name), held.text == text {
+            // The held text's digest was computed once, when the operations were loaded.
             return CacheableOperation(name: name, isQuery: held.kind == .query, isMutation: held.kind == .mutation,
-                                      documentDigest: digest, canonicalVariables: canonical)
+                                      documentDigest: held.sha256Hex, canonicalVariables: canonical)
         }
+        let digest = PersistedQueryHash.sha256Hex(text)
         guard let document = try? GraphQLParser.parse(text),
               case .success(let operation) = document.operationToExecute(named: operationName) else { return nil }
         return CacheableOperation(name: operation.name ?? "", isQuery: operation.kind == .query,

@@ -37,7 +37,8 @@ public final class CompiledRoute: Sendable {
     let rateLimits: CompiledRateLimits
     /// `cache`, compiled; nil when the route caches nothing.
     let cache: CompiledRouteCache?
-    /// `cache.invalidate`: a successful mutation named here drops those operations' entries.
+    /// `cache.invalidate`: a successful mutation named here drops those operations' entries
+    /// (empty on routes that neither cache nor read their requests).
     let invalidations: [String: [String]]
 
     init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool,
@@ -64,7 +65,9 @@ public final class CompiledRoute: Sendable {
         cache = config.cache.map {
             CompiledRouteCache(config: $0, route: config, upstreamName: upstream.config.name, cache: responseCache)
         }
-        self.invalidations = invalidations
+        // Only where the operation is known without reading more than the route already does:
+        // cached routes and routes whose policy reads the request.
+        self.invalidations = config.cache != nil || inspectsRequests ? invalidations : [:]
 
         let removed = Set(config.headersRemove.map { $0.lowercased() })
         var lines: [(String, String)] = []

@@ -70,3 +70,22 @@ struct CacheKeyTests {
         #expect(a != b)
     }
 }
+
+/// The fast path for bodies written from a held operation finds the same identity as parsing.
+struct HeldBodyIdentityTests {
+    @Test func heldBodyMatchesTheFullParse() throws {
+        let operation = PersistedOperation(name: "listMovies", kind: .query,
+                                           text: "query listMovies($genre: String) { movies(genre: $genre) { title } }",
+                                           variables: [])
+        let registry = OperationRegistry(operations: [operation], additionalHashes: [:])
+        let body = operation.requestBody(variables: JSONObject([("genre", .string("drama")), ("limit", .number("5"))]))
+        let fast = try #require(CacheableOperation.fromHeldBody(body, registry: registry))
+        let full = try #require(CacheableOperation.fromDocument(operation.text, operationName: "listMovies",
+                                                                variables: JSONObject([("limit", .number("5.0")),
+                                                                                       ("genre", .string("drama"))]),
+                                                                registry: registry))
+        #expect(fast == full)
+        #expect(fast.isQuery && fast.name == "listMovies")
+        #expect(CacheableOperation.fromHeldBody(Array(#"{"query":"{ a }"}"#.utf8), registry: registry) == nil)
+    }
+}
