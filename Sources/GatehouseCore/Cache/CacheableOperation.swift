@@ -38,9 +38,7 @@ struct CacheableOperation: Equatable {
     /// variables are parsed (not the document text). nil: not such a body.
     static func fromHeldBody(_ body: [UInt8], registry: OperationRegistry) -> CacheableOperation? {
         let marker = operationNameMarker
-        guard body.count > marker.count,
-              let start = (0...(body.count - marker.count)).first(where: { body[$0..<($0 + marker.count)].elementsEqual(marker) })
-        else { return nil }
+        guard let start = firstIndex(of: marker, in: body) else { return nil }
         let nameStart = start + marker.count
         guard let nameEnd = body[nameStart...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         let name = String(decoding: body[nameStart..<nameEnd], as: UTF8.self)
@@ -50,6 +48,17 @@ struct CacheableOperation: Equatable {
         guard let variables = try? JSONReader.parse(Array(variablesBytes)), case .object = variables else { return nil }
         return CacheableOperation(name: name, isQuery: held.kind == .query, isMutation: held.kind == .mutation,
                                   documentDigest: held.sha256Hex, canonicalVariables: CanonicalJSON.bytes(variables))
+    }
+
+    private static func firstIndex(of marker: [UInt8], in body: [UInt8]) -> Int? {
+        guard body.count >= marker.count, let head = marker.first else { return nil }
+        var index = 0
+        let lastStart = body.count - marker.count
+        while index <= lastStart {
+            if body[index] == head && body[index..<(index + marker.count)].elementsEqual(marker) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// A document: its kind from the registry when held, else from parsing it.

@@ -43,10 +43,10 @@ extension Exchange: CacheLookupWaiter {
 
     /// The first miss for a key goes upstream; the others wait for its answer.
     private func joinFill(cache: CompiledRouteCache, lookup: CacheLookupState, stale: CacheEntry?) -> PhaseResult {
-        let answer = PendingAnswer()
         var created: CacheFills.Follower?
         let role = cache.fills.join(lookup.key) {
-            let follower = CacheFills.Follower(loop: loop, answer: answer) { [unowned(unsafe) self] entry in
+            // Only a follower waits, so only a follower allocates its answer.
+            let follower = CacheFills.Follower(loop: loop, answer: PendingAnswer()) { [unowned(unsafe) self] entry in
                 collapsedFillFinished(entry)
             }
             created = follower
@@ -64,8 +64,8 @@ extension Exchange: CacheLookupWaiter {
                                   stale: stale)
             let fills = cache.fills
             let key = lookup.key
-            answer.onCancel = { fills.leave(key, follower) }
-            return .wait(.answer(answer))
+            follower.answer.onCancel = { fills.leave(key, follower) }
+            return .wait(.answer(follower.answer))
         }
     }
 
