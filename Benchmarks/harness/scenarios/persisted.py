@@ -79,9 +79,7 @@ def run(context: ScenarioContext) -> Outcome:
     args = context.args
     machine_info = context.describe_machine()
     small_body = fixtures.json_body(fixtures.BODY_SIZES[BODY_LABEL])
-    operations_dir = context.work_dir / "operations"
-    operations_dir.mkdir()
-    shutil.copy(OPERATION_FILE, operations_dir / OPERATION_FILE.name)
+    operations_dir = held_operations_dir(context)
     file_text = OPERATION_FILE.read_text()
     request_shapes = shapes(file_text)
     peers = context.peers(small_body)
@@ -112,6 +110,14 @@ def run(context: ScenarioContext) -> Outcome:
         tables=[shape_table(runner.summaries(), request_shapes)],
         runs=runner.runs, notes=context.notes + ([exit_note] if exit_note else []), crashes=runner.crashes)
     return Outcome(as_text(report), as_markdown(report), bool(runner.crashes))
+
+
+def held_operations_dir(context: ScenarioContext) -> Path:
+    """The run's `operations.dir`, holding the one operation file."""
+    operations_dir = context.work_dir / "operations"
+    operations_dir.mkdir()
+    shutil.copy(OPERATION_FILE, operations_dir / OPERATION_FILE.name)
+    return operations_dir
 
 
 def write_script(work_dir: Path, index: int, shape: Shape) -> Path:

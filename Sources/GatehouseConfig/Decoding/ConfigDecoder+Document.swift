@@ -22,6 +22,7 @@ extension ConfigDecoder {
         let stores = map.value("stores") { self.stores($0, $1) }
         config.stores = stores?.stores ?? []
         let routes = map.required("routes", "required; define at least one route") { self.routes($0, $1) }
+        if let cache = map.value("cache", cacheSettings) { config.cache = cache }
         map.finish()
 
         if let routes {
@@ -31,6 +32,7 @@ extension ConfigDecoder {
             for decoded in routes {
                 checkRateLimits(decoded.rateLimits, auth: decoded.route.auth, providerKinds: providerKinds,
                                 stores: stores?.names ?? [])
+                checkCacheScope(decoded)
             }
         }
         return issues.isEmpty ? config : nil

@@ -15,6 +15,8 @@ extension ConfigDecoder {
         var upstream: RouteReference?
         var authNames: [RouteReference]
         var rateLimits: [DecodedRateLimit] = []
+        /// Where `cache:` was written, for the scope check against the route's auth.
+        var cacheAt: (path: String, mark: YAMLMark)?
     }
 
     func routes(_ node: YAMLNode, _ path: String) -> [DecodedRoute]? {
@@ -72,6 +74,8 @@ extension ConfigDecoder {
         if let buffering = map.value("request_buffering", bool) { route.requestBuffering = buffering }
         let decodedLimits = map.value("rate_limit", rateLimits) ?? []
         route.rateLimits = decodedLimits.compactMap(\.limit)
+        let cacheEntry = map.take("cache")
+        if let cacheEntry { route.cache = routeCache(cacheEntry.value, path.appendingKey("cache")) }
         map.finish()
 
         var upstreamReference: RouteReference?
@@ -82,8 +86,9 @@ extension ConfigDecoder {
         if let routePath, let pathEntry {
             pathReference = RouteReference(name: routePath, path: path.appendingKey("path"), mark: pathEntry.value.mark)
         }
-        let decoded = DecodedRoute(route: route, upstream: upstreamReference, authNames: auth?.names ?? [],
+        var decoded = DecodedRoute(route: route, upstream: upstreamReference, authNames: auth?.names ?? [],
                                    rateLimits: decodedLimits)
+        decoded.cacheAt = cacheEntry.map { (path.appendingKey("cache"), $0.value.mark) }
         return (decoded, pathReference)
     }
 

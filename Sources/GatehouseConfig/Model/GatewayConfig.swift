@@ -13,6 +13,8 @@ public struct GatewayConfig: Sendable, Equatable {
     /// Shared stores (`stores:`) in file order; names are unique and never `memory`.
     public var stores: [StoreConfig]
     public var routes: [RouteConfig]
+    /// The response cache's process-wide settings (`cache:`).
+    public var cache = CacheConfig()
     /// The file the configuration came from, when it came from a file (relative paths in the
     /// config, such as `jwks_file` and `operations.dir`, are taken relative to the working directory).
     public var sourcePath: String?

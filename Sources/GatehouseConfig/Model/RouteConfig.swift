@@ -34,6 +34,8 @@ public struct RouteConfig: Sendable, Equatable {
     public var requestBuffering = true
     /// Every one must allow a request (`rate_limit:`), in file order.
     public var rateLimits: [RateLimitConfig] = []
+    /// Responses cached at the edge (`cache:`); nil: none.
+    public var cache: RouteCacheConfig?
 
     public init(path: String, upstream: String, auth: Auth) {
         self.path = path

@@ -32,7 +32,8 @@ final class AdminServer: IOHandler, @unchecked Sendable {
     }
 
     /// The response for one admin request: status, content type, body.
-    func answer(method: String, path: String) -> (Int, String, String) {
+    func answer(method: String, path: String, body: [UInt8] = []) -> (Int, String, String) {
+        if method == "POST" && path == "/cache/purge" { return CachePurgeRequest.answer(body: body) }
         guard method == "GET" || method == "HEAD" else { return (405, "text/plain", "method not allowed\n") }
         switch path {
         case "/healthz":
@@ -99,8 +100,17 @@ private final class AdminConnection: IOHandler, TimerTarget {
             if input.count > 16 * 1024 { close() }
         case .invalid:
             respond(400, "text/plain", "bad request\n", head: false)
-        case .complete(let head, _):
-            let (status, type, body) = server.answer(method: head.string(head.method), path: head.string(head.path))
+        case .complete(let head, let consumed):
+            // A request body (POST /cache/purge) is read whole, up to the same bound as the head.
+            let length = head.headerValue(named: "content-length").flatMap { Int(head.string($0)) } ?? 0
+            if length > 16 * 1024 { return respond(413, "text/plain", "too large\n", head: false) }
+            if input.count - consumed < length {
+                scanned = 0  // the head is parsed again once the body is here
+                return
+            }
+            let requestBody = Array(input[consumed..<(consumed + length)])
+            let (status, type, body) = server.answer(method: head.string(head.method), path: head.string(head.path),
+                                                     body: requestBody)
             respond(status, type, body, head: head.methodKind == .head)
         }
     }

@@ -25,8 +25,8 @@ struct StatusReport {
             "upstreams": .array(snapshot.upstreams.map(Self.upstream)),
             "stores": snapshot.storesStatusJSON(),
             "identity_providers": snapshot.keySourcesStatusJSON(now: wallClockSeconds),
-            // The response cache reports here once a route caches; until then null, not made-up numbers.
-            "cache": .null,
+            // null while no route caches, rather than numbers of a cache nobody uses.
+            "cache": snapshot.routes.contains { $0.cache != nil } ? ResponseCache.process.statusJSON() : .null,
         ])
     }
 

@@ -10,6 +10,8 @@ extension Exchange {
         if let outcome { recordUpstreamOutcome(outcome) }
         cancelWait()
         dropUpstream()
+        // Response cache: within stale_if_error a failed upstream is answered from the stale entry.
+        if cacheWork != nil, serveStaleInsteadOfError(status: ErrorEnvelope.mapping(for: error.kind).status) { return }
         if responseStarted {
             errorCode = ErrorEnvelope.mapping(for: error.kind).code.description
             return finish(aborted: true)
@@ -112,6 +114,7 @@ extension Exchange {
 
     /// Metrics and the access-log line.
     private func record() {
+        if cacheWork != nil || cacheCapture != nil { cacheExchangeEnded() }  // response cache: release a fill
         let now = MonotonicClock.nanoseconds
         var upstreamNanos: UInt64?
         if timing.upstreamStarted != 0 {

@@ -41,6 +41,12 @@ extension Exchange {
         if retryElsewhere(.status(response.status), connection: upstream) { return false }
         upstreamStatus = response.status
         recordUpstreamResponse(status: response.status)
+        // Response cache: a 5xx within stale_if_error is answered from the stale entry.
+        if response.status >= 500, cacheWork != nil, serveStaleInsteadOfError(status: response.status) {
+            timing.upstreamFinished = MonotonicClock.nanoseconds
+            dropUpstream()
+            return false
+        }
         if let error = UpstreamErrorMapping.error(for: response) {
             timing.upstreamFinished = MonotonicClock.nanoseconds
             dropUpstream()  // its body is not wanted; the connection cannot be reused
@@ -49,6 +55,7 @@ extension Exchange {
         }
         responseHead = response
         status = response.status
+        if cacheWork != nil { cacheResponseHead(response) }  // response cache: may this be stored?
         switch response.framing {
         case .none:
             responseBody = .none
@@ -242,6 +249,7 @@ extension Exchange {
                 case .data(let range, let consumed):
                     if verbatim {
                         client.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed]))
+                        cacheCapture?.append(UnsafeRawBufferPointer(rebasing: readable[range]))  // response cache tee
                     } else {
                         deliver(UnsafeRawBufferPointer(rebasing: readable[range]))
                     }
@@ -278,6 +286,7 @@ extension Exchange {
         }
         if responseComplete {
             stage = .responded
+            if cacheWork != nil { cacheResponseComplete() }  // response cache: store the whole response
             finishCompression()
             timing.upstreamFinished = MonotonicClock.nanoseconds
             releaseUpstream(upstream)
@@ -292,6 +301,7 @@ extension Exchange {
     /// Response body data towards the client: as it is, or through gzip.
     @inline(__always)
     private func deliver(_ data: UnsafeRawBufferPointer) {
+        cacheCapture?.append(data)  // response cache tee
         guard let gzip else {
             connection.output.append(data)
             return

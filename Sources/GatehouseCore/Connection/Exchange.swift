@@ -132,6 +132,11 @@ final class Exchange {
     var responseHeaderBlock: [UInt8] = []
     /// Rate limits: the identity for the second stage, the limit closest to exhaustion.
     var rateLimitProgress = RateLimitProgress()
+    /// Response cache (Cache/): the lookup in progress, what the cache does with this exchange,
+    /// and the response body being captured for storage. nil on routes without `cache`.
+    var cacheLookup: CacheLookupState?
+    var cacheWork: CacheWork?
+    var cacheCapture: CacheCapture?
 
     init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
          headBytes: Int, startedAt: UInt64) {

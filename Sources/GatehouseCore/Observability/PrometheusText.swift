@@ -69,6 +69,7 @@ public enum PrometheusText {
         }
         UpstreamStatusBoard.process.renderPrometheus(into: &out, escape: escape)
         out += renderStores(stores)
+        out += CacheMetricsText.render(ResponseCache.process, escape: escape)
         return out
     }
 

@@ -16,6 +16,8 @@ extension Exchange {
                 return respond(error)
             case .wait(let pending):
                 return wait(for: pending, in: current)
+            case .serve(let reply):
+                return serveCached(reply)
             }
         }
         forward()
@@ -30,7 +32,7 @@ extension Exchange {
         case .limitAfterAuth: checkRateLimits(.afterAuthentication)
         case .authenticate: AuthenticationPhase.run(self)
         case .operationPolicy: OperationPolicyPhase.run(self)
-        case .cache: .next
+        case .cache: CachePhase.run(self)
         case .bufferBody: BodyBufferingPhase.run(self)
         }
     }
@@ -62,6 +64,8 @@ extension Exchange {
             respond(error)
         case .wait(let pending):
             wait(for: pending, in: phase)
+        case .serve(let reply):
+            serveCached(reply)
         }
     }
 

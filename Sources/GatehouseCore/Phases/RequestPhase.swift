@@ -30,6 +30,8 @@ enum PhaseResult {
     case respond(GatewayError)
     /// Not decided yet: resume when `Pending` completes.
     case wait(Pending)
+    /// Answer from the response cache; nothing goes upstream.
+    case serve(CachedReply)
 }
 
 /// What a waiting phase waits for.

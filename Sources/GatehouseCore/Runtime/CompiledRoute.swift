@@ -35,9 +35,15 @@ public final class CompiledRoute: Sendable {
     public let streamsRequestBody: Bool
     /// `rate_limit`, by stage.
     let rateLimits: CompiledRateLimits
+    /// `cache`, compiled; nil when the route caches nothing.
+    let cache: CompiledRouteCache?
+    /// `cache.invalidate`: a successful mutation named here drops those operations' entries
+    /// (empty on routes that neither cache nor read their requests).
+    let invalidations: [String: [String]]
 
     init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool,
-         rateLimits: CompiledRateLimits = .none) {
+         rateLimits: CompiledRateLimits = .none, invalidations: [String: [String]] = [:],
+         responseCache: ResponseCache = .process) {
         self.index = index
         self.config = config
         label = config.path
@@ -56,6 +62,12 @@ public final class CompiledRoute: Sendable {
         mapGraphQLErrors = config.mapGraphQLErrors
         streamsRequestBody = !config.requestBuffering
         self.rateLimits = rateLimits
+        cache = config.cache.map {
+            CompiledRouteCache(config: $0, route: config, upstreamName: upstream.config.name, cache: responseCache)
+        }
+        // Only where the operation is known without reading more than the route already does:
+        // cached routes and routes whose policy reads the request.
+        self.invalidations = config.cache != nil || inspectsRequests ? invalidations : [:]
 
         let removed = Set(config.headersRemove.map { $0.lowercased() })
         var lines: [(String, String)] = []

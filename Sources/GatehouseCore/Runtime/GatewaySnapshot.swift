@@ -91,6 +91,7 @@ public final class GatewaySnapshot: Sendable {
         let authCompiler = AuthCompiler(config: config)
         issues += authCompiler.issues
         var routes: [CompiledRoute] = []
+        ResponseCache.process.configure(config.cache)
         for (index, route) in config.routes.enumerated() {
             guard let upstream = upstreams.first(where: { $0.config.name == route.upstream }) else {
                 if !issues.contains(where: { $0.path.hasPrefix("upstreams.\(route.upstream)") }) {
@@ -104,7 +105,8 @@ public final class GatewaySnapshot: Sendable {
                 let limits = CompiledRateLimits(route: route, store: sharedLimitStores[storeName] ?? rateLimitStore,
                                                 metrics: rateLimitMetrics)
                 routes.append(CompiledRoute(index: index, config: route, upstream: upstream, auth: auth,
-                                            registryHasOperations: !registry.isEmpty, rateLimits: limits))
+                                            registryHasOperations: !registry.isEmpty, rateLimits: limits,
+                                            invalidations: config.cache.invalidate))
             case .failure(let issue):
                 issues.append(issue)
             }

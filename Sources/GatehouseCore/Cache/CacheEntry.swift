@@ -1,0 +1,72 @@
+/// One stored response. Immutable once stored, so workers share it without copying; times are
+/// the monotonic clock's nanoseconds (the same on every worker's loop).
+final class CacheEntry: Sendable {
+    /// What an entry costs beyond its bytes: the object, its key and the LRU's bookkeeping.
+    /// Counted so that `max_bytes` bounds the process's memory, not only the bodies.
+    static let overheadBytes = 512
+
+    let key: CacheKey
+    let routeLabel: String
+    let operation: String
+    /// "Name: value\r\n" lines of the upstream response kept for hits (Content-Type and the like).
+    let headerBlock: [UInt8]
+    let body: [UInt8]
+    /// A strong validator: the body's digest, quoted.
+    let etag: String
+    let isPublic: Bool
+    let storedAt: UInt64
+    let freshUntil: UInt64
+    /// The end of the stale-while-revalidate window.
+    let revalidateUntil: UInt64
+    /// The end of the stale-if-error window.
+    let staleIfErrorUntil: UInt64
+
+    init(key: CacheKey, routeLabel: String, operation: String, headerBlock: [UInt8], body: [UInt8], isPublic: Bool,
+         storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64, staleIfErrorNanos: UInt64) {
+        self.key = key
+        self.routeLabel = routeLabel
+        self.operation = operation
+        self.headerBlock = headerBlock
+        self.body = body
+        etag = "\"" + PersistedQueryHash.sha256Hex(body) + "\""
+        self.isPublic = isPublic
+        self.storedAt = storedAt
+        freshUntil = storedAt + maxAgeNanos
+        revalidateUntil = freshUntil + revalidateNanos
+        staleIfErrorUntil = freshUntil + staleIfErrorNanos
+    }
+
+    var byteCount: Int { body.count + headerBlock.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes }
+
+    /// Past every window: no use to anyone.
+    func isDead(at now: UInt64) -> Bool { now >= max(revalidateUntil, staleIfErrorUntil) }
+
+    func isFresh(at now: UInt64) -> Bool { now < freshUntil }
+
+    /// Seconds of freshness left (negative once stale), as `Cache-Status: ttl=` says it.
+    func ttlSeconds(at now: UInt64) -> Int {
+        let nanos = Int64(bitPattern: freshUntil &- now)
+        return Int(nanos / 1_000_000_000)
+    }
+
+    func ageSeconds(at now: UInt64) -> Int { Int((now &- storedAt) / 1_000_000_000) }
+}
+
+/// The digest of everything that tells one cached answer from another (route, upstream,
+/// document, canonical variables, `vary` headers, scope): fixed size whatever the inputs.
+struct CacheKey: Hashable, Sendable {
+    let digest: String
+
+    init(digest: String) { self.digest = digest }
+
+    /// Each part is length-prefixed, so no two different part lists can make the same bytes.
+    init(parts: [[UInt8]]) {
+        var material: [UInt8] = []
+        for part in parts {
+            material.append(contentsOf: String(part.count).utf8)
+            material.append(UInt8(ascii: ":"))
+            material.append(contentsOf: part)
+        }
+        digest = PersistedQueryHash.sha256Hex(material)
+    }
+}

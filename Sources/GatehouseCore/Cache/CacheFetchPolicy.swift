@@ -1,0 +1,85 @@
+import GatehouseHTTP
+
+/// What the request's `Cache-Control` asks of the cache (the fetch policies of client-side
+/// GraphQL caches: prefer cache, server only, cache only).
+enum CacheFetchPolicy: Equatable {
+    /// No directive: a fresh entry is served, a miss goes upstream and is stored.
+    case preferCache
+    /// `no-cache` or `max-age=0`: forward, then refresh the entry.
+    case serverOnly
+    /// `only-if-cached`: a miss is 504 `CACHE_MISS`.
+    case cacheOnly
+    /// `no-store`: the cache is neither read nor written.
+    case bypass
+
+    /// From the value of the request's `Cache-Control` header (nil: none). The strongest
+    /// directive wins: `no-store`, then `only-if-cached`, then `no-cache`/`max-age=0`.
+    static func from(_ value: ArraySlice<UInt8>?) -> CacheFetchPolicy {
+        guard let value else { return .preferCache }
+        // Bytes, not strings: this runs on every request of a cached route that sends the header.
+        var policy = CacheFetchPolicy.preferCache
+        var start = value.startIndex
+        while start < value.endIndex {
+            let end = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
+            var first = start
+            var last = end
+            while first < last, value[first] == 0x20 || value[first] == 0x09 { first += 1 }
+            while last > first, value[last - 1] == 0x20 || value[last - 1] == 0x09 { last -= 1 }
+            let directive = value[first..<last]
+            if Self.equalsIgnoringCase(directive, "no-store") { return .bypass }
+            if Self.equalsIgnoringCase(directive, "only-if-cached") {
+                policy = .cacheOnly
+            } else if policy != .cacheOnly,
+                      Self.equalsIgnoringCase(directive, "no-cache") || Self.equalsIgnoringCase(directive, "max-age=0") {
+                policy = .serverOnly
+            }
+            start = end < value.endIndex ? end + 1 : end
+        }
+        return policy
+    }
+
+    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercased: StaticString) -> Bool {
+        CacheKeyBuilder.equalsIgnoringCase(bytes, UnsafeBufferPointer(start: lowercased.utf8Start,
+                                                                      count: lowercased.utf8CodeUnitCount))
+    }
+}
+
+/// The directives of a `Cache-Control` value: lowercased names and their arguments.
+struct CacheControlDirectives: Sequence {
+    struct Directive: Equatable {
+        var name: String
+        var argument: String?
+    }
+
+    let directives: [Directive]
+
+    init(_ value: ArraySlice<UInt8>) {
+        let text = String(decoding: value, as: UTF8.self)
+        directives = text.split(separator: ",").compactMap { part in
+            let pieces = part.split(separator: "=", maxSplits: 1)
+            guard let first = pieces.first else { return nil }
+            let name = first.trimmingSpaces().lowercased()
+            if name.isEmpty { return nil }
+            var argument = pieces.count > 1 ? pieces[1].trimmingSpaces() : nil
+            if let quoted = argument, quoted.hasPrefix("\""), quoted.hasSuffix("\""), quoted.count >= 2 {
+                argument = String(quoted.dropFirst().dropLast())
+            }
+            return Directive(name: name, argument: argument)
+        }
+    }
+
+    func makeIterator() -> IndexingIterator<[Directive]> { directives.makeIterator() }
+
+    /// The seconds of `name` (`max-age=30`), when present and a number.
+    func seconds(_ name: String) -> Int? {
+        directives.first { $0.name == name }?.argument.flatMap { Int($0) }.map { Swift.max(0, $0) }
+    }
+
+    func contains(_ name: String) -> Bool { directives.contains { $0.name == name } }
+}
+
+extension Substring {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,70 @@
+import GatehouseConfig
+import GatehouseHTTP
+
+/// The parts of a cache key, from the request: route, upstream, operation (the digest of the
+/// document sent), canonical variables, the `vary` headers and the scope. Pure, so the rows of
+/// what makes two requests share an entry are unit tests.
+enum CacheKeyBuilder {
+    /// Who may be served an entry, as key material.
+    enum ScopeMaterial: Equatable {
+        case everyone
+        /// Auth provider and verified subject.
+        case subject(provider: String, subject: String)
+        /// The SHA-256 of the API key or token (never the credential itself).
+        case credential(provider: String, digest: String)
+
+        var bytes: [UInt8] {
+            switch self {
+            case .everyone: Array("public".utf8)
+            case .subject(let provider, let subject): Array("subject\u{0}\(provider)\u{0}\(subject)".utf8)
+            case .credential(let provider, let digest): Array("credential\u{0}\(provider)\u{0}\(digest)".utf8)
+            }
+        }
+    }
+
+    static func key(route: String, upstream: String, operation: CacheableOperation, varyValues: [[UInt8]],
+                    scope: ScopeMaterial) -> CacheKey {
+        var parts: [[UInt8]] = [Array(route.utf8), Array(upstream.utf8), Array(operation.documentDigest.utf8),
+                                operation.canonicalVariables]
+        parts.append(contentsOf: varyValues)
+        parts.append(scope.bytes)
+        return CacheKey(parts: parts)
+    }
+
+    /// The scope material for the request, or nil when it cannot be told (a subject scope
+    /// without an authenticated caller): such requests are not cached.
+    static func scope(_ scope: RouteCacheConfig.Scope, identity: AuthenticatedIdentity, head: RequestHead) -> ScopeMaterial? {
+        switch (scope, identity) {
+        case (.public, _):
+            return .everyone
+        case (_, .anonymous):
+            return nil
+        case (.subject, .token(let provider, let subject?)):
+            return .subject(provider: provider, subject: subject)
+        case (_, .token(let provider, _)):
+            // A token without `sub` is its own scope: nobody else holds it.
+            guard let range = head.headerValue(named: "authorization") else { return nil }
+            return .credential(provider: provider, digest: PersistedQueryHash.sha256Hex(head.bytes[range]))
+        case (_, .apiKey(let provider, let value)):
+            // An API key has no subject: each key is its own caller.
+            return .credential(provider: provider, digest: PersistedQueryHash.sha256Hex(head.bytes[value]))
+        }
+    }
+
+    /// The values of the `vary` headers (lowercased names), each "name:value" (empty when absent).
+    static func varyValues(_ names: [String], head: RequestHead) -> [[UInt8]] {
+        names.map { name in
+            var part = Array(name.utf8)
+            part.append(UInt8(ascii: ":"))
+            if let field = head.headers.first(where: { equalsIgnoringCase(head.bytes[$0.name], name.utf8) }) {
+                part.append(contentsOf: head.bytes[field.value])
+            }
+            return part
+        }
+    }
+
+    static func equalsIgnoringCase<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ lowercased: B) -> Bool {
+        a.count == lowercased.count
+            && zip(a, lowercased).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+    }
+}

@@ -1,0 +1,107 @@
+import GatehouseHTTP
+import GatehouseIO
+
+/// The miss side: the upstream's response is judged by its head, captured as it is pumped to
+/// the client, and stored once whole; the fill's followers get the entry. The hooks in the
+/// response path (`Exchange+Response.swift`) call only these functions.
+extension Exchange {
+    /// Headers a hit never repeats from the stored response: the gateway writes its own
+    /// framing, validators, freshness and request id, and cookies are never stored.
+    static let unstoredHeaders: [String] = ["content-length", "transfer-encoding", "cache-control", "etag", "age",
+                                            "date", "expires", "x-request-id", "set-cookie", "content-encoding",
+                                            "connection", "keep-alive"]
+
+    /// The upstream answered with `response` (a final head): decides whether it may be stored.
+    func cacheResponseHead(_ response: ResponseHead) {
+        guard let work = cacheWork, work.stores, let cache = work.route else { return }
+        guard case .store(let maxAge) = CacheStorability.judge(response, for: cache)
+        else { return }
+        var expected: Int?
+        if case .contentLength(let length) = response.framing { expected = length }
+        let block = Self.storedHeaderBlock(response)
+        let capture = CacheCapture(maxAgeSeconds: maxAge, headerBlock: block, limit: cache.config.maxEntrySize,
+                                   expectedLength: expected)
+        work.capture = capture
+        cacheCapture = capture
+    }
+
+    /// The upstream's header lines a hit repeats.
+    static func storedHeaderBlock(_ response: ResponseHead) -> [UInt8] {
+        var block: [UInt8] = []
+        for field in response.headers where !response.isHopByHop(field) {
+            let name = response.bytes[field.name]
+            if unstoredHeaders.contains(where: { CacheKeyBuilder.equalsIgnoringCase(name, $0.utf8) }) { continue }
+            block.append(contentsOf: name)
+            block.append(contentsOf: ": ".utf8)
+            block.append(contentsOf: response.bytes[field.value])
+            block.append(contentsOf: "\r\n".utf8)
+        }
+        return block
+    }
+
+    /// The whole response reached the client: store it (a leader answers its followers), or
+    /// drop the operations a successful mutation invalidates.
+    func cacheResponseComplete() {
+        guard let work = cacheWork else { return }
+        cacheCapture = nil
+        switch work.role {
+        case .invalidates(let operations):
+            if status == CacheStorability.storableStatus {
+                ResponseCache.process.purge(.operations(operations)) { _ in }
+            }
+            cacheWork = nil
+        case .leader, .refresher:
+            let entry = work.capture.flatMap { makeEntry(work, $0) }
+            if let entry, let cache = work.route { cache.store.put(entry, now: loop.now) }
+            endFill(work, entry)
+        case .follower:
+            cacheWork = nil
+        }
+    }
+
+    private func makeEntry(_ work: CacheWork, _ capture: CacheCapture) -> CacheEntry? {
+        guard let cache = work.route, !capture.overflowed,
+              CacheStorability.acceptsBody(capture.body, maxEntrySize: cache.config.maxEntrySize) else { return nil }
+        return CacheEntry(key: work.key, routeLabel: cache.routeLabel, operation: work.operation,
+                          headerBlock: capture.headerBlock, body: capture.body, isPublic: cache.scope == .public,
+                          storedAt: loop.now,
+                          maxAgeNanos: UInt64(capture.maxAgeSeconds) * CompiledRouteCache.nanosPerSecond,
+                          revalidateNanos: cache.revalidateNanos, staleIfErrorNanos: cache.staleIfErrorNanos)
+    }
+
+    /// A leader's fill ends exactly once: with the entry, or with nothing (failure, abort).
+    private func endFill(_ work: CacheWork, _ entry: CacheEntry?) {
+        cacheWork = nil
+        if case .leader = work.role, let cache = work.route { cache.fills.finish(work.key, with: entry) }
+    }
+
+    /// Every ending passes here (`record()`): a leader that did not complete releases its
+    /// followers, who then go upstream themselves.
+    func cacheExchangeEnded() {
+        cacheCapture = nil
+        guard let work = cacheWork else { return }
+        endFill(work, nil)
+    }
+
+    /// `stale_if_error`: instead of an upstream failure (5xx, timeout, refused connection),
+    /// the stale entry found by the lookup is served. True when it was.
+    func serveStaleInsteadOfError(status failedStatus: Int) -> Bool {
+        guard let work = cacheWork, let stale = work.stale, loop.now < stale.staleIfErrorUntil, !responseStarted else {
+            return false
+        }
+        cacheCapture = nil
+        work.capture = nil
+        work.route?.count(.stale)
+        removeCacheStatusLine()
+        endFill(work, stale)
+        serveCached(CachedReply(entry: stale, kind: .staleOnError(status: failedStatus)))
+        return true
+    }
+
+    /// The miss's `Cache-Status` line gives way to the stale answer's own.
+    private func removeCacheStatusLine() {
+        let text = String(decoding: responseHeaderBlock, as: UTF8.self)
+        let kept = text.split(separator: "\r\n", omittingEmptySubsequences: true).filter { !$0.hasPrefix("Cache-Status:") }
+        responseHeaderBlock = kept.isEmpty ? [] : Array((kept.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+}

@@ -1,0 +1,75 @@
+import GatehouseHTTP
+
+/// The response cache (README, "Response cache"): decides whether the request is cacheable,
+/// builds its key, applies the request's fetch policy and answers hits; a miss goes on to the
+/// upstream with its response captured for storage (`Exchange+CacheStorage.swift`).
+enum CachePhase {
+    static let bypassStatus = "gatehouse; fwd=bypass"
+    static let missStatus = "gatehouse; fwd=miss"
+    static let requestStatus = "gatehouse; fwd=request"
+
+    static func run(_ exchange: Exchange) -> PhaseResult {
+        guard let route = exchange.route, route.cache != nil || !route.invalidations.isEmpty else { return .next }
+        if exchange.rewrite?.body == nil, exchange.rewrite?.target == nil, exchange.head.methodKind == .post,
+           !exchange.requestSide.isComplete {
+            guard exchange.takeBodyFromInputIfComplete() else { return .wait(.requestBody) }
+        }
+        let operation = identify(exchange)
+        guard let operation, operation.isQuery, let cache = route.cache else {
+            if let operation, operation.isMutation, let dropped = route.invalidations[operation.name] {
+                exchange.cacheWork = CacheWork(route: nil, key: CacheKey(digest: ""), operation: operation.name,
+                                               role: .invalidates(dropped))
+            }
+            return bypass(exchange, route.cache)
+        }
+        let policy = CacheFetchPolicy.from(exchange.head.headerValue(named: "cache-control").map { exchange.head.bytes[$0] })
+        guard policy != .bypass,
+              let scope = CacheKeyBuilder.scope(cache.scope, identity: exchange.rateLimitProgress.identity,
+                                                head: exchange.head) else {
+            return bypass(exchange, cache)
+        }
+        let key = CacheKeyBuilder.key(route: cache.routeLabel, upstream: cache.upstreamName, operation: operation,
+                                      varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head),
+                                      scope: scope)
+        exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
+        switch cache.store.get(key, now: exchange.loop.now, waiter: exchange) {
+        case .answered(let entry):
+            return exchange.decideCache(with: entry)
+        case .pending:
+            let answer = PendingAnswer()
+            exchange.cacheLookup?.pending = answer
+            answer.onCancel = { [unowned(unsafe) exchange] in exchange.cacheLookup = nil }
+            return .wait(.answer(answer))
+        }
+    }
+
+    private static func identify(_ exchange: Exchange) -> CacheableOperation? {
+        let head = exchange.head
+        let method: OperationPolicy.RequestMethod = switch head.methodKind {
+        case .get: .get
+        case .post: .post
+        default: .other
+        }
+        let query = head.query.map { head.bytes[$0] }
+        return exchange.withBody { body in
+            CacheableOperation.identify(rewrite: exchange.rewrite, method: method, query: query, body: body,
+                                        registry: exchange.snapshot.registry)
+        }
+    }
+
+    private static func bypass(_ exchange: Exchange, _ cache: CompiledRouteCache?) -> PhaseResult {
+        guard let cache else { return .next }
+        cache.count(.bypass)
+        exchange.addResponseHeader("Cache-Status", bypassStatus)
+        return .next
+    }
+}
+
+/// A lookup between the store's answer and the decision.
+struct CacheLookupState {
+    let cache: CompiledRouteCache
+    let key: CacheKey
+    let operation: String
+    let policy: CacheFetchPolicy
+    var pending: PendingAnswer?
+}

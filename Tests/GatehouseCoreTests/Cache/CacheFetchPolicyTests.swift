@@ -1,0 +1,24 @@
+import Testing
+@testable import GatehouseCore
+
+/// The request's `Cache-Control` → the fetch policy.
+struct CacheFetchPolicyTests {
+    static let rows: [(String?, CacheFetchPolicy)] = [
+        (nil, .preferCache),
+        ("", .preferCache),
+        ("max-age=60", .preferCache),
+        ("no-cache", .serverOnly),
+        ("max-age=0", .serverOnly),
+        ("Max-Age=0", .serverOnly),
+        ("only-if-cached", .cacheOnly),
+        ("no-cache, only-if-cached", .cacheOnly),
+        ("no-store", .bypass),
+        ("only-if-cached, no-store", .bypass),
+        ("private, no-cache", .serverOnly),
+    ]
+
+    @Test(arguments: rows)
+    func policy(_ header: String?, _ expected: CacheFetchPolicy) {
+        #expect(CacheFetchPolicy.from(header.map { Array($0.utf8)[...] }) == expected)
+    }
+}

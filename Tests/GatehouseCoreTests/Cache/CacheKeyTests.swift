@@ -1,0 +1,91 @@
+import GatehouseGraphQL
+import Testing
+@testable import GatehouseCore
+
+/// What makes two requests share an entry: the rows are variables as sent, and whether their
+/// canonical forms (hence keys) are equal.
+struct CacheKeyTests {
+    struct Row: Sendable, CustomTestStringConvertible {
+        var first: String
+        var second: String
+        var same: Bool
+        var testDescription: String { "\(first) vs \(second)" }
+    }
+
+    static let rows: [Row] = [
+        Row(first: #"{"a":1,"b":"x"}"#, second: #"{"b":"x","a":1}"#, same: true),
+        Row(first: #"{"a":1}"#, second: #"{"a":1.0}"#, same: true),
+        Row(first: #"{"a":100}"#, second: #"{"a":1e2}"#, same: true),
+        Row(first: #"{"a":0.5}"#, second: #"{"a":5e-1}"#, same: true),
+        Row(first: #"{"a":{"z":1,"y":[2,{"q":1,"p":2}]}}"#, second: #"{"a":{"y":[2,{"p":2,"q":1}],"z":1}}"#, same: true),
+        Row(first: #"{"a":[1,2]}"#, second: #"{"a":[2,1]}"#, same: false),
+        Row(first: #"{"a":"1"}"#, second: #"{"a":1}"#, same: false),
+        Row(first: #"{"a":null}"#, second: #"{}"#, same: false),
+        Row(first: #"{"a":1}"#, second: #"{"a":2}"#, same: false),
+    ]
+
+    @Test(arguments: rows)
+    func canonicalVariables(_ row: Row) throws {
+        let first = CanonicalJSON.bytes(try JSONReader.parse(row.first))
+        let second = CanonicalJSON.bytes(try JSONReader.parse(row.second))
+        #expect((first == second) == row.same, "\(String(decoding: first, as: UTF8.self)) / \(String(decoding: second, as: UTF8.self))")
+    }
+
+    @Test func canonicalFormIsCompactAndSorted() throws {
+        let bytes = CanonicalJSON.bytes(try JSONReader.parse(#"{ "b" : [1.50, true], "a" : "x" }"#))
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":"x","b":[1.5,true]}"#)
+    }
+
+    static func operation(_ variables: String = "{}", document: String = "d1") -> CacheableOperation {
+        CacheableOperation(name: "Op", isQuery: true, isMutation: false, documentDigest: document,
+                           canonicalVariables: Array(variables.utf8))
+    }
+
+    @Test func everyPartTellsEntriesApart() {
+        let base = CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(), varyValues: [],
+                                       scope: .everyone)
+        let variants = [
+            CacheKeyBuilder.key(route: "/other", upstream: "app", operation: Self.operation(), varyValues: [], scope: .everyone),
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "b", operation: Self.operation(), varyValues: [], scope: .everyone),
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(document: "d2"), varyValues: [],
+                                scope: .everyone),
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(#"{"a":1}"#), varyValues: [],
+                                scope: .everyone),
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(),
+                                varyValues: [Array("accept-language:fr".utf8)], scope: .everyone),
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(), varyValues: [],
+                                scope: .subject(provider: "jwt", subject: "alice")),
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(), varyValues: [],
+                                scope: .credential(provider: "jwt", digest: "abc")),
+        ]
+        #expect(Set(variants + [base]).count == variants.count + 1)
+        let again = CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(), varyValues: [],
+                                        scope: .everyone)
+        #expect(again == base)
+    }
+
+    @Test func subjectsOfTwoProvidersDiffer() {
+        let a = CacheKeyBuilder.ScopeMaterial.subject(provider: "one", subject: "42").bytes
+        let b = CacheKeyBuilder.ScopeMaterial.subject(provider: "two", subject: "42").bytes
+        #expect(a != b)
+    }
+}
+
+/// The fast path for bodies written from a held operation finds the same identity as parsing.
+struct HeldBodyIdentityTests {
+    @Test func heldBodyMatchesTheFullParse() throws {
+        let operation = PersistedOperation(name: "listMovies", kind: .query,
+                                           text: "query listMovies($genre: String) { movies(genre: $genre) { title } }",
+                                           variables: [])
+        let registry = OperationRegistry(operations: [operation], additionalHashes: [:])
+        let body = operation.requestBody(variables: JSONObject([("genre", .string("drama")), ("limit", .number("5"))]))
+        let fast = try #require(CacheableOperation.fromHeldBody(body, registry: registry))
+        let full = try #require(CacheableOperation.fromDocument(operation.text, operationName: "listMovies",
+                                                                variables: JSONObject([("limit", .number("5.0")),
+                                                                                       ("genre", .string("drama"))]),
+                                                                registry: registry))
+        #expect(fast == full)
+        #expect(fast.isQuery && fast.name == "listMovies")
+        #expect(CacheableOperation.fromHeldBody(Array(#"{"query":"{ a }"}"#.utf8), registry: registry) == nil)
+    }
+}
