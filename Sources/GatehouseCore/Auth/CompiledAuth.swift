@@ -11,7 +11,9 @@ enum AuthProvider: Sendable {
 enum AuthOutcome {
     /// `headerBlock` holds the "Name: value\r\n" lines of `claims_to_headers`; `identity` is
     /// what limits keyed by `subject` or `api_key` count.
-    case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity)
+    /// `validUntil`: the verified token's `exp` plus leeway (Unix seconds), for tunnels that
+    /// close when it passes; nil for credentials that do not expire.
+    case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity, validUntil: Int64? = nil)
     case refused(GatewayError, reason: AuthFailureCounter?)
 }
 
@@ -65,7 +67,8 @@ struct CompiledAuth: Sendable {
                     switch Self.claimHeaderBlock(claims, claimHeaders) {
                     case .some(let block):
                         return .passed(subject: claims.subject, headerBlock: block,
-                                       identity: .token(provider: name, subject: claims.subject))
+                                       identity: .token(provider: name, subject: claims.subject),
+                                       validUntil: claims.expiry(leeway: verifier.leewaySeconds))
                     case .none: firstRefusal = firstRefusal ?? .invalidClaim
                     }
                 case .failure(let failure):

@@ -99,7 +99,7 @@ extension Exchange {
     }
 
     /// Metrics and the access-log line.
-    private func record() {
+    func record() {
         let now = MonotonicClock.nanoseconds
         var upstreamNanos: UInt64?
         if timing.upstreamStarted != 0 {

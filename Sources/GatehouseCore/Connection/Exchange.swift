@@ -126,6 +126,8 @@ final class Exchange {
     var responseHeaderBlock: [UInt8] = []
     /// Rate limits: the identity for the second stage, the limit closest to exhaustion.
     var rateLimitProgress = RateLimitProgress()
+    /// A WebSocket handshake on a `websocket` route; nil for every other request.
+    var webSocket: WebSocketUpgrade?
 
     init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
          headBytes: Int, startedAt: UInt64) {
@@ -190,7 +192,8 @@ final class Exchange {
     // MARK: - Deadlines
 
     var activity: ExchangeDeadlines.Activity {
-        .init(readingBody: wantsRequestBody, waitingForPool: waitingForPool, responseStarted: responseStarted)
+        .init(readingBody: wantsRequestBody, waitingForPool: waitingForPool, responseStarted: responseStarted,
+              streaming: connection.machine.mode == .stream)
     }
 
     func armDeadline() {
@@ -220,6 +223,8 @@ final class Exchange {
             fail(GatewayError(.unavailable, "No upstream connection became free in time."), outcome: .unavailable)
         case .upstream, .response:
             fail(GatewayError(.upstreamTimeout, "The upstream did not answer in time."), outcome: .timeout)
+        case .streamIdle:
+            endSilentStream()
         case nil:
             armDeadline()
         }

@@ -5,8 +5,9 @@ enum AuthenticationPhase {
         guard let route = exchange.route else { return .next }
         let worker = exchange.worker
         switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, caches: worker.tokenCache) {
-        case .passed(let subject, let headerBlock, let identity):
+        case .passed(let subject, let headerBlock, let identity, let validUntil):
             exchange.subject = subject
+            exchange.webSocket?.credentialsValidUntil = validUntil
             exchange.rateLimitProgress.identity = identity  // for the limits after authentication
             exchange.claimHeaderBlock = headerBlock
             return .next

@@ -47,6 +47,7 @@ enum UpstreamRequestWriter {
             }
             out.append(route.injectedHeaderBlock)
             out.append(exchange.claimHeaderBlock)
+            if let webSocket = exchange.webSocket { out.append(webSocket.upstreamHeaderBlock) }
             out.append("X-Forwarded-For: ")
             if let forwardedFor, forwardedFor.count > 0, trustedPeer {
                 out.append(forwardedFor)
