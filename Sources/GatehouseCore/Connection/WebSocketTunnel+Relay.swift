@@ -45,6 +45,17 @@ extension WebSocketTunnel {
         if !upstream.flush() { return }
         upstream.updateInterest(wantRead: connection.output.readableCount < Self.highWater)
         connection.updateInterest()
+        releaseEmptyBuffers()
+    }
+
+    /// A subscription is idle most of its life: buffers emptied by a relay go back (the client's
+    /// to the worker's pool), so an idle tunnel holds little more than its objects.
+    func releaseEmptyBuffers() {
+        worker.buffers.recycle(&connection.input)
+        worker.buffers.recycle(&connection.output)
+        guard let upstream else { return }
+        upstream.input.release()
+        upstream.output.release()
     }
 
     /// A fresh, non-zero key per frame (a zero key would leave the payload as sent).
@@ -103,6 +114,7 @@ extension WebSocketTunnel {
         if moved { deadlines.activity(now: connection.loop.now) }
         upstream.updateInterest(wantRead: connection.output.readableCount < Self.highWater)
         connection.flushOutput()
+        releaseEmptyBuffers()
     }
 
     // MARK: - UpstreamConnectionOwner

@@ -75,6 +75,7 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
         connection.flushOutput()
         upstream?.updateInterest(wantRead: true)
         connection.updateInterest()
+        releaseEmptyBuffers()
     }
 
     /// Read the client while the upstream can take more.
