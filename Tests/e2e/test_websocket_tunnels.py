@@ -32,7 +32,9 @@ def tunnel_config(graphql_upstream, idle="30s"):
             routes=[{"path": "/ws/echo", "upstream": "echo", "auth": "none",
                      "websocket": {"max_message_size": "1MiB", "idle_timeout": idle}},
                     {"path": "/graphql/ws", "upstream": "app", "auth": "user-jwt",
-                     "websocket": {"subprotocols": ["graphql-transport-ws", "graphql-ws"]}}])
+                     "websocket": {"subprotocols": ["graphql-transport-ws", "graphql-ws"]}},
+                    {"path": "/graphql/ws-query", "upstream": "app", "auth": "user-jwt",
+                     "websocket": {"token_from": ["header", "query:access_token"]}}])
         config["auth"] = {"user-jwt": {"type": "jwt", "algorithms": ["HS256"], "secret": SECRET, "leeway": "0s",
                                        "claims_to_headers": {"X-User-Id": "sub"}}}
         return config
@@ -107,6 +109,28 @@ def test_legacy_graphql_ws_is_offered_too(gateway):
 def test_handshake_without_a_token_is_refused_before_the_upgrade(gateway):
     with pytest.raises(InvalidStatus) as refused:
         connect(ws_url(gateway, "/graphql/ws"), subprotocols=["graphql-transport-ws"])
+    response = refused.value.response
+    assert_envelope(response.status_code, response.headers, response.body, 401, "UNAUTHENTICATED")
+
+
+def test_query_token_opens_the_tunnel_and_goes_no_further(gateway, graphql_upstream):
+    secret_token = token(sub="query-user")
+    url = ws_url(gateway, f"/graphql/ws-query?x=1&access_token={secret_token}&y=2")
+    with connect(url, subprotocols=["graphql-transport-ws"]) as socket:
+        socket.send(json.dumps({"type": "connection_init", "payload": {}}))
+        assert json.loads(socket.recv(timeout=5))["type"] == "connection_ack"
+    handshake = upstream_websockets(graphql_upstream)[-1]
+    assert handshake["path"] == "/graphql?x=1&y=2"
+    assert secret_token not in json.dumps(handshake)
+    assert ("x-user-id", "query-user") in [(name.lower(), value) for name, value in handshake["headers"]]
+    logged = gateway.wait_for_access_log(lambda entry: entry.get("status") == 101 and entry.get("path") == "/graphql/ws-query")
+    assert logged, "the handshake is logged"
+    assert secret_token not in gateway.stdout_text() and secret_token not in gateway.stderr_text()
+
+
+def test_bad_query_token_is_refused_before_the_upgrade(gateway):
+    with pytest.raises(InvalidStatus) as refused:
+        connect(ws_url(gateway, "/graphql/ws-query?access_token=not.a.token"))
     response = refused.value.response
     assert_envelope(response.status_code, response.headers, response.body, 401, "UNAUTHENTICATED")
 

@@ -38,8 +38,11 @@ struct CompiledAuth: Sendable {
         }
     }
 
-    /// `caches` gives each JWT provider its worker's verified-token cache.
-    func authenticate(_ head: RequestHead, now: Int64, caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
+    /// `caches` gives each JWT provider its worker's verified-token cache. `queryToken`: where a
+    /// WebSocket handshake's `query:NAME` token lies in the head, used when the request carries
+    /// no Authorization (or API-key) header.
+    func authenticate(_ head: RequestHead, now: Int64, caches: (JWTVerifier) -> VerifiedTokenCache,
+                      queryToken: Range<Int>? = nil) -> AuthOutcome {
         if providers.isEmpty { return .passed(subject: nil, headerBlock: [], identity: .anonymous) }
         if head.headerCount(named: HeaderNames.authorization) > 1 {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
@@ -49,10 +52,12 @@ struct CompiledAuth: Sendable {
         for provider in providers {
             switch provider {
             case .jwt(let name, let verifier, let claimHeaders):
-                guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
+                let authorization = head.headerValue(named: HeaderNames.authorization)
+                guard let value = authorization ?? queryToken else { continue }
                 let result: Result<VerifiedClaims, AuthFailure> = head.bytes.withUnsafeBytes { raw in
                     let field = UnsafeRawBufferPointer(rebasing: raw[value])
-                    guard let tokenRange = BearerToken.extract(from: field) else {
+                    let bearer = authorization == nil ? 0..<field.count : BearerToken.extract(from: field)
+                    guard let tokenRange = bearer, !tokenRange.isEmpty else {
                         return .failure(AuthFailure(.malformed))
                     }
                     let token = UnsafeRawBufferPointer(rebasing: field[tokenRange])
@@ -75,7 +80,7 @@ struct CompiledAuth: Sendable {
                     firstRefusal = firstRefusal ?? failure.reason
                 }
             case .apiKey(let name, let authenticator, let headerName):
-                guard let value = Self.headerValue(head, named: headerName) else { continue }
+                guard let value = Self.headerValue(head, named: headerName) ?? queryToken else { continue }
                 let accepted = head.bytes.withUnsafeBytes { authenticator.verify(UnsafeRawBufferPointer(rebasing: $0[value])) }
                 if accepted {
                     return .passed(subject: "api_key:\(name)", headerBlock: [], identity: .apiKey(provider: name, value: value))

@@ -321,6 +321,17 @@ final class ClientConnection: IOHandler, TimerTarget {
         tunnel.start()
     }
 
+    /// The tunnel is done and its close frame written: the connection lingers (send side shut,
+    /// input read and dropped) so unread client bytes do not turn the close into a reset that
+    /// destroys the close frame in flight.
+    func endTunnel() {
+        guard let tunnel else { return }
+        self.tunnel = nil
+        tunnel.clientClosed()
+        perform(machine.handle(.exchangeFinished(keepAlive: false, inputPending: false, draining: worker.isDraining,
+                                                 now: loop.now)))
+    }
+
     /// A closing tunnel whose client did not take its close frame in time.
     func abortTunnel() {
         perform(machine.handle(.exchangeAborted))

@@ -18,6 +18,14 @@ extension Exchange {
         case .upgrade(let key, let offeredProtocols):
             let offered = WebSocketHandshake.negotiate(offered: offeredProtocols, configured: config.subprotocols)
             webSocket = WebSocketUpgrade(key: key, offered: offered, config: config)
+            if let name = config.queryParameter, let query = head.query,
+               let token = QueryParameter.find(Array(name.utf8), in: head.bytes, query: query) {
+                // The token never travels further: the upstream gets the query without it.
+                webSocket?.queryToken = token
+                var rewritten = rewrite ?? UpstreamRewrite()
+                rewritten.query = token.queryRemoving(from: head.bytes, query: query)
+                rewrite = rewritten
+            }
             keepAlive = false  // after the handshake the connection is no longer HTTP
             return nil
         }

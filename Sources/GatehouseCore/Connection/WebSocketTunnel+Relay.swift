@@ -157,7 +157,7 @@ extension WebSocketTunnel {
         case .open:
             close(WebSocketCloseCode.upstreamFailed, reason: "upstream failed")
         case .peerClosing, .closing:
-            if !closeOwedToClient && connection.output.isEmpty { connection.close() }
+            if !closeOwedToClient && connection.output.isEmpty { connection.endTunnel() }
         case .closed:
             break
         }

@@ -96,12 +96,12 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
     func clientDrained() {
         switch state {
         case .open, .peerClosing:
-            guard let upstream else { return connection.close() }
+            guard let upstream else { return connection.endTunnel() }
             upstream.updateInterest(wantRead: true)
             if !upstream.input.isEmpty { relayFromUpstream(upstream) }
             connection.updateInterest()
         case .closing:
-            if !closeOwedToClient { connection.close() }
+            if !closeOwedToClient { connection.endTunnel() }
         case .closed:
             break
         }

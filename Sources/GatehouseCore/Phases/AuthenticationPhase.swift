@@ -4,7 +4,9 @@ enum AuthenticationPhase {
     static func run(_ exchange: Exchange) -> PhaseResult {
         guard let route = exchange.route else { return .next }
         let worker = exchange.worker
-        switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, caches: worker.tokenCache) {
+        let queryToken = exchange.webSocket.flatMap { $0.queryToken?.value }
+        switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, caches: worker.tokenCache,
+                                       queryToken: queryToken) {
         case .passed(let subject, let headerBlock, let identity, let validUntil):
             exchange.subject = subject
             exchange.webSocket?.credentialsValidUntil = validUntil

@@ -14,6 +14,8 @@ struct WebSocketUpgrade {
     let config: WebSocketConfig
     /// Unix seconds: the verified token's `exp` plus leeway; nil when the credentials do not expire.
     var credentialsValidUntil: Int64?
+    /// `token_from: query:NAME`: the token's pair in the request's query string.
+    var queryToken: QueryParameter?
 
     init(key: [UInt8], offered: [String], config: WebSocketConfig) {
         self.key = key

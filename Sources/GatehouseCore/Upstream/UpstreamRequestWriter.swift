@@ -21,7 +21,12 @@ enum UpstreamRequestWriter {
                 out.append(target)
             } else {
                 writePath(route: route, path: UnsafeRawBufferPointer(rebasing: raw[head.path]), into: &out)
-                if let query = head.query {
+                if let query = rewrite?.query {
+                    if !query.isEmpty {
+                        out.append(byte: UInt8(ascii: "?"))
+                        out.append(query)
+                    }
+                } else if let query = head.query {
                     out.append(byte: UInt8(ascii: "?"))
                     out.append(UnsafeRawBufferPointer(rebasing: raw[query]))
                 }
