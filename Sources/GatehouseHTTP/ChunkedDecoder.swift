@@ -52,6 +52,12 @@ public struct ChunkedDecoder: Sendable {
         return false
     }
 
+    /// True when no chunk is half read: a last chunk written now ends the body cleanly.
+    public var isBetweenChunks: Bool {
+        if case .sizeStart = state { return true }
+        return false
+    }
+
     // MARK: - Decoding
 
     public mutating func decode(_ buffer: UnsafeRawBufferPointer) -> ChunkedStep {

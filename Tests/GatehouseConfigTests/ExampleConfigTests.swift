@@ -27,7 +27,9 @@ import Testing
         #expect(config.sourcePath == "config/gatehouse.yaml")
         #expect(config.upstreams.map(\.name) == ["app", "content"])
         #expect(config.auth.map(\.name) == ["user-jwt", "service-jwt", "firebase-users", "corp-sso", "app-keys"])
-        #expect(config.routes.map(\.path) == ["/graphql/noauth", "/graphql", "/ops/*", "/internal/graphql", "/content/*"])
+        #expect(config.routes.map(\.path) == ["/graphql/noauth", "/graphql", "/ops/*", "/internal/graphql", "/content/*",
+                                              "/graphql/ws"])
+        #expect(config.routes.last?.websocket == WebSocketConfig())
         #expect(config.operations == OperationsConfig(dir: "config/operations"))
     }
 

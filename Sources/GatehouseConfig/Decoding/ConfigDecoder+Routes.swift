@@ -72,6 +72,13 @@ extension ConfigDecoder {
         }
         if let mapErrors = map.value("map_graphql_errors", bool) { route.mapGraphQLErrors = mapErrors }
         if let buffering = map.value("request_buffering", bool) { route.requestBuffering = buffering }
+        if let bytes = map.value("max_body_bytes", { self.size($0, $1, minimum: 0) }) { route.maxBodyBytes = bytes }
+        if let timeout = map.value("stream_idle_timeout", positiveDuration) { route.streamIdleTimeout = timeout }
+        let websocketEntry = map.take("websocket")
+        route.websocket = websocketEntry.flatMap { websocket($0.value, path.appendingKey("websocket")) }
+        let uploadsEntry = map.take("uploads")
+        route.uploads = uploadsEntry.flatMap { uploads($0.value, path.appendingKey("uploads")) }
+        checkRealtimeKeys(route, path, websocketAt: websocketEntry?.value.mark, uploadsAt: uploadsEntry?.value.mark)
         let decodedLimits = map.value("rate_limit", rateLimits) ?? []
         route.rateLimits = decodedLimits.compactMap(\.limit)
         let cacheEntry = map.take("cache")

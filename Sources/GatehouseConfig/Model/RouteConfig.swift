@@ -36,6 +36,16 @@ public struct RouteConfig: Sendable, Equatable {
     public var rateLimits: [RateLimitConfig] = []
     /// Responses cached at the edge (`cache:`); nil: none.
     public var cache: RouteCacheConfig?
+    /// nil: `server.max_body_bytes`.
+    public var maxBodyBytes: Int?
+    /// Set: WebSocket upgrades are tunnelled; nil: `Upgrade` is dropped as a hop-by-hop header.
+    public var websocket: WebSocketConfig?
+    /// Set: GraphQL multipart requests (file uploads) are accepted and streamed.
+    public var uploads: UploadsConfig?
+    /// How long a streamed response (SSE, multipart/mixed) may stay silent before it is closed.
+    public var streamIdleTimeout: Duration = Self.defaultStreamIdleTimeout
+
+    public static let defaultStreamIdleTimeout: Duration = .seconds(5 * 60)
 
     public init(path: String, upstream: String, auth: Auth) {
         self.path = path

@@ -13,6 +13,8 @@ struct StatusReport {
     var snapshot: GatewaySnapshot
     /// Now, in seconds since the Unix epoch (key ages are reported against it).
     var wallClockSeconds: Int64 = 0
+    /// Open WebSocket tunnels and their closes (`RealtimeStatus`).
+    var realtime: JSONValue = RealtimeStatus.json([])
 
     var json: JSONValue {
         .object([
@@ -25,6 +27,7 @@ struct StatusReport {
             "upstreams": .array(snapshot.upstreams.map(Self.upstream)),
             "stores": snapshot.storesStatusJSON(),
             "identity_providers": snapshot.keySourcesStatusJSON(now: wallClockSeconds),
+            "realtime": realtime,
             // null while no route caches, rather than numbers of a cache nobody uses.
             "cache": snapshot.routes.contains { $0.cache != nil } ? ResponseCache.process.statusJSON() : .null,
         ])

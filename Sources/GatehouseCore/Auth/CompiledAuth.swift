@@ -12,8 +12,10 @@ enum AuthOutcome {
     /// `headerBlock` holds the "Name: value\r\n" lines of `claims_to_headers`; `identity` is
     /// what limits keyed by `subject` or `api_key` count.
     /// `tokenQueryParameter` is a `query:NAME` token's parameter, left out of the forwarded URL.
+    /// `validUntil`: the verified token's `exp` plus leeway (Unix seconds), for tunnels that
+    /// close when it passes; nil for credentials that do not expire.
     case passed(subject: String?, headerBlock: [UInt8], identity: AuthenticatedIdentity,
-                tokenQueryParameter: Range<Int>? = nil)
+                tokenQueryParameter: Range<Int>? = nil, validUntil: Int64? = nil)
     case refused(GatewayError, reason: AuthFailureCounter?)
     /// The token's `kid` is not in the provider's key set and a refetch is under way: the request
     /// may wait for it (within its deadline) and then be authenticated again.
@@ -44,8 +46,10 @@ struct CompiledAuth: Sendable {
 
     /// `caches` gives each JWT provider its worker's verified-token cache.
     /// `mayWait`: an unknown `kid` may wait for the refetch it started (false on the second try).
+    /// `queryToken`: where a WebSocket handshake's `query:NAME` token lies in the head, used when
+    /// the provider's own token sources find nothing.
     func authenticate(_ head: RequestHead, now: Int64, mayWait: Bool = true,
-                      caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
+                      caches: (JWTVerifier) -> VerifiedTokenCache, queryToken: Range<Int>? = nil) -> AuthOutcome {
         if providers.isEmpty { return .passed(subject: nil, headerBlock: [], identity: .anonymous) }
         if head.headerCount(named: HeaderNames.authorization) > 1 {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
@@ -58,7 +62,9 @@ struct CompiledAuth: Sendable {
             case .jwt(let name, let verifier, let claimHeaders):
                 let located: LocatedToken
                 switch TokenLocator.find(in: head, sources: verifier.tokenSources) {
-                case .absent: continue
+                case .absent:
+                    guard let queryToken else { continue }
+                    located = LocatedToken(token: queryToken, queryParameter: nil)
                 case .malformed:
                     firstRefusal = firstRefusal ?? .malformed
                     continue
@@ -81,7 +87,8 @@ struct CompiledAuth: Sendable {
                     case .some(let block):
                         return .passed(subject: claims.subject, headerBlock: block,
                                        identity: .token(provider: name, subject: claims.subject),
-                                       tokenQueryParameter: located.queryParameter)
+                                       tokenQueryParameter: located.queryParameter,
+                                       validUntil: claims.expiry(leeway: verifier.leewaySeconds))
                     case .none: firstRefusal = firstRefusal ?? .invalidClaim
                     }
                 case .failure(let failure):
@@ -91,7 +98,7 @@ struct CompiledAuth: Sendable {
                     }
                 }
             case .apiKey(let name, let authenticator, let headerName):
-                guard let value = Self.headerValue(head, named: headerName) else { continue }
+                guard let value = Self.headerValue(head, named: headerName) ?? queryToken else { continue }
                 let accepted = head.bytes.withUnsafeBytes { authenticator.verify(UnsafeRawBufferPointer(rebasing: $0[value])) }
                 if accepted {
                     return .passed(subject: "api_key:\(name)", headerBlock: [], identity: .apiKey(provider: name, value: value))

@@ -27,6 +27,8 @@ final class ClientConnection: IOHandler, TimerTarget {
     private(set) var headStartedAt: UInt64 = 0
     /// The request in flight, if any.
     var exchange: Exchange?
+    /// After a WebSocket upgrade: the tunnel that owns the connection (`tunnel` mode).
+    var tunnel: WebSocketTunnel?
 
     var loop: EventLoop { worker.loop }
 
@@ -74,7 +76,13 @@ final class ClientConnection: IOHandler, TimerTarget {
         case .refuse(let error):
             refuse(error)
         case .exchangeDeadline(let now):
-            if let exchange { exchange.deadlineReached(now: now) } else { close() }
+            if let exchange {
+                exchange.deadlineReached(now: now)
+            } else if let tunnel {
+                tunnel.deadlineReached(now: now)
+            } else {
+                close()
+            }
         case .updateInterest:
             updateInterest()
         case .releaseBuffers:
@@ -128,6 +136,10 @@ final class ClientConnection: IOHandler, TimerTarget {
                 perform(machine.handle(.bytesArrived(now: loop.now)))
             }
         case .exchanging:
+            if let tunnel {
+                guard readIntoInput() else { return }
+                return tunnel.clientReadable()
+            }
             guard let exchange else { return }
             // Body bytes for the exchange, or early pipelined bytes (bounded by the interest)
             // and end of stream, which aborts an exchange still reading its request.
@@ -247,6 +259,8 @@ final class ClientConnection: IOHandler, TimerTarget {
         }
         if let exchange {
             exchange.clientDrained()
+        } else if let tunnel {
+            tunnel.clientDrained()
         } else {
             perform(machine.handle(.outputDrained(now: loop.now)))
         }
@@ -259,7 +273,9 @@ final class ClientConnection: IOHandler, TimerTarget {
     func updateInterest() {
         guard !machine.isClosed, machine.state != .handshaking else { return }
         var wanted: EventSet = []
-        if machine.wantsReadable(exchangeWantsInput: exchange?.wantsClientInput ?? false) { wanted.insert(.readable) }
+        if machine.wantsReadable(exchangeWantsInput: exchange?.wantsClientInput ?? tunnel?.wantsClientInput ?? false) {
+            wanted.insert(.readable)
+        }
         if !output.isEmpty { wanted.insert(.writable) }
         setInterest(wanted)
     }
@@ -297,8 +313,38 @@ final class ClientConnection: IOHandler, TimerTarget {
         perform(machine.handle(.exchangeAborted))
     }
 
+    /// The upgrade succeeded: the exchange is over and the tunnel takes the connection on.
+    func beginTunnel(_ tunnel: WebSocketTunnel) {
+        exchange = nil
+        self.tunnel = tunnel
+        perform(machine.handle(.modeChanged(.tunnel)))
+        tunnel.start()
+    }
+
+    /// The tunnel is done and its close frame written: the connection lingers (send side shut,
+    /// input read and dropped) so unread client bytes do not turn the close into a reset that
+    /// destroys the close frame in flight.
+    func endTunnel() {
+        guard let tunnel else { return }
+        self.tunnel = nil
+        tunnel.clientClosed()
+        perform(machine.handle(.exchangeFinished(keepAlive: false, inputPending: false, draining: worker.isDraining,
+                                                 now: loop.now)))
+    }
+
+    /// A closing tunnel whose client did not take its close frame in time.
+    func abortTunnel() {
+        perform(machine.handle(.exchangeAborted))
+    }
+
+    /// The exchange switched what flows on the connection (a streamed response, a tunnel).
+    func enterMode(_ mode: ConnectionMachine.Mode) {
+        perform(machine.handle(.modeChanged(mode)))
+    }
+
     /// The worker is draining: an idle connection closes now, a busy one after its response.
     func drain() {
+        tunnel?.goingAway()
         perform(machine.handle(.drainStarted))
     }
 
@@ -312,6 +358,10 @@ final class ClientConnection: IOHandler, TimerTarget {
 
     private func closeSocket(reset: Bool) {
         deadline = 0
+        if let tunnel {
+            self.tunnel = nil
+            tunnel.clientClosed()
+        }
         if let exchange {
             self.exchange = nil
             exchange.clientAborted()

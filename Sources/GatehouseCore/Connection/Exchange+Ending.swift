@@ -113,7 +113,7 @@ extension Exchange {
     }
 
     /// Metrics and the access-log line.
-    private func record() {
+    func record() {
         if cacheWork != nil || cacheCapture != nil { cacheExchangeEnded() }  // response cache: release a fill
         let now = MonotonicClock.nanoseconds
         var upstreamNanos: UInt64?

@@ -23,6 +23,7 @@ extension Exchange {
                 responseScanned = 0
                 if response.isInterim {
                     if response.status == 101 {
+                        if webSocket != nil { upstreamSwitchedProtocols(response, upstream); return }
                         fail(GatewayError(.upstreamError(upstreamStatus: 101), "The upstream switched protocols unexpectedly."),
                              outcome: .bad_response)
                         return
@@ -95,6 +96,7 @@ extension Exchange {
         stage = .responding
         ResponseHeadWriter.write(response, exchange: self, keepAlive: keepAlive && !worker.isDraining,
                                  into: &connection.output)
+        if StreamedResponse.isStreamed(response) { beginStream() }
     }
 
     // MARK: - map_graphql_errors
@@ -230,6 +232,7 @@ extension Exchange {
 
     private func pumpResponseBody(_ upstream: UpstreamConnection) {
         let client = connection
+        if !upstream.input.isEmpty { streamChunkArrived() }
         var responseComplete = false
         copying: while !responseComplete && client.output.readableCount < Self.highWater {
             switch responseBody {

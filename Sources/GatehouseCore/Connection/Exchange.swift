@@ -137,6 +137,8 @@ final class Exchange {
     var cacheLookup: CacheLookupState?
     var cacheWork: CacheWork?
     var cacheCapture: CacheCapture?
+    /// A WebSocket handshake on a `websocket` route; nil for every other request.
+    var webSocket: WebSocketUpgrade?
 
     init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
          headBytes: Int, startedAt: UInt64) {
@@ -202,7 +204,8 @@ final class Exchange {
     // MARK: - Deadlines
 
     var activity: ExchangeDeadlines.Activity {
-        .init(readingBody: wantsRequestBody, waitingForPool: waitingForPool, responseStarted: responseStarted)
+        .init(readingBody: wantsRequestBody, waitingForPool: waitingForPool, responseStarted: responseStarted,
+              streaming: connection.machine.mode == .stream)
     }
 
     func armDeadline() {
@@ -232,6 +235,8 @@ final class Exchange {
             fail(GatewayError(.unavailable, "No upstream connection became free in time."), outcome: .unavailable)
         case .upstream, .response:
             fail(GatewayError(.upstreamTimeout, "The upstream did not answer in time."), outcome: .timeout)
+        case .streamIdle:
+            endSilentStream()
         case nil:
             armDeadline()
         }

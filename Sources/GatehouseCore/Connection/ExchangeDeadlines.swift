@@ -1,12 +1,16 @@
 /// The deadlines of one request, kept apart from any clock so that each timeout is a table row
 /// on a manual clock: `body_timeout` while the request body is read, the route `timeout` from
 /// the moment the gateway forwards (covering connect, send, wait and the whole response), and
-/// the slow-body check of streamed bodies (`server.min_body_rate`).
+/// the slow-body check of streamed bodies (`server.min_body_rate`), and for a streamed response
+/// (SSE, multipart/mixed) the route's `stream_idle_timeout` in place of its `timeout`.
 struct ExchangeDeadlines: Equatable {
     /// Monotonic nanoseconds; 0 = not armed.
     var body: UInt64 = 0
     var route: UInt64 = 0
     var bodyRate: UInt64 = 0
+    /// Moved on by every chunk of a streamed response; the timer is not re-armed for each (it
+    /// finds the deadline moved when it fires and is set again).
+    var streamIdle: UInt64 = 0
 
     /// What a deadline that came due means for the request.
     enum Expiry: Equatable {
@@ -20,6 +24,8 @@ struct ExchangeDeadlines: Equatable {
         case upstream
         /// The route timeout passed after the response began: only an abort is left.
         case response
+        /// A streamed response stayed silent for `stream_idle_timeout`: it is ended.
+        case streamIdle
     }
 
     /// What the request is doing when a deadline is looked at.
@@ -27,11 +33,13 @@ struct ExchangeDeadlines: Equatable {
         var readingBody = false
         var waitingForPool = false
         var responseStarted = false
+        /// A streamed response flows: exempt from the route timeout, held to the idle one.
+        var streaming = false
     }
 
     /// The earliest armed deadline that matters now, 0 if none.
     func next(_ activity: Activity) -> UInt64 {
-        var earliest = route
+        var earliest = activity.streaming ? streamIdle : route
         if activity.readingBody {
             earliest = Self.earlier(earliest, body)
             earliest = Self.earlier(earliest, bodyRate)
@@ -52,6 +60,7 @@ struct ExchangeDeadlines: Equatable {
             if body != 0 && now >= body { return .body }
             if bodyRate != 0 && now >= bodyRate { return .bodyRate }
         }
+        if activity.streaming { return streamIdle != 0 && now >= streamIdle ? .streamIdle : nil }
         guard route != 0 && now >= route else { return nil }
         if activity.responseStarted { return .response }
         return activity.waitingForPool ? .poolWait : .upstream

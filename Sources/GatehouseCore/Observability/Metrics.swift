@@ -57,6 +57,10 @@ public final class WorkerMetrics: Sendable {
     private let upstreams = Mutex<[String: UpstreamMetrics]>([:])
     /// Open client connections of this worker (index 0).
     public let connections = AtomicCounters(count: 1)
+    /// Open WebSocket tunnels of this worker (index 0).
+    public let websocketTunnelsOpen = AtomicCounters(count: 1)
+    /// Tunnel closes by route and close code. Closes are rare, so a lock is fine here.
+    private let websocketCloses = Mutex<[WebSocketCloseSeries: Int]>([:])
 
     public init() {}
 
@@ -78,6 +82,18 @@ public final class WorkerMetrics: Sendable {
         }
     }
 
+    func recordWebSocketClose(route: String, code: UInt16) {
+        websocketCloses.withLock { $0[WebSocketCloseSeries(route: route, code: code), default: 0] += 1 }
+    }
+
+    var allWebSocketCloses: [WebSocketCloseSeries: Int] { websocketCloses.withLock { $0 } }
+
     var allRoutes: [RouteMetrics] { routes.withLock { Array($0.values) } }
     var allUpstreams: [UpstreamMetrics] { upstreams.withLock { Array($0.values) } }
+}
+
+/// One series of `gatehouse_websocket_closes_total`.
+public struct WebSocketCloseSeries: Hashable, Sendable {
+    public let route: String
+    public let code: UInt16
 }

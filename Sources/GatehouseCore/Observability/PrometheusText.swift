@@ -50,6 +50,18 @@ public enum PrometheusText {
         out += "# TYPE gatehouse_connections_active gauge\n"
         out += "gatehouse_connections_active \(workers.reduce(0) { $0 + $1.connections.load(0) })\n"
 
+        out += "# HELP gatehouse_websocket_tunnels_open Open WebSocket tunnels.\n"
+        out += "# TYPE gatehouse_websocket_tunnels_open gauge\n"
+        out += "gatehouse_websocket_tunnels_open \(workers.reduce(0) { $0 + $1.websocketTunnelsOpen.load(0) })\n"
+        out += "# HELP gatehouse_websocket_closes_total WebSocket tunnels closed, by route and close code.\n"
+        out += "# TYPE gatehouse_websocket_closes_total counter\n"
+        let closes = workers.map(\.allWebSocketCloses).reduce(into: [WebSocketCloseSeries: Int]()) { total, next in
+            total.merge(next, uniquingKeysWith: +)
+        }
+        for series in closes.keys.sorted(by: { ($0.route, $0.code) < ($1.route, $1.code) }) {
+            out += "gatehouse_websocket_closes_total{route=\"\(escape(series.route))\",code=\"\(series.code)\"} \(closes[series]!)\n"
+        }
+
         out += "# HELP gatehouse_auth_failures_total Refused credentials, by route and reason.\n"
         out += "# TYPE gatehouse_auth_failures_total counter\n"
         for label in labels {

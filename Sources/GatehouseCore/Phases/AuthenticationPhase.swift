@@ -5,11 +5,13 @@ enum AuthenticationPhase {
     static func run(_ exchange: Exchange, mayWait: Bool = true) -> PhaseResult {
         guard let route = exchange.route else { return .next }
         let worker = exchange.worker
+        let queryToken = exchange.webSocket.flatMap { $0.queryToken?.value }
         switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, mayWait: mayWait,
-                                       caches: worker.tokenCache) {
-        case .passed(let subject, let headerBlock, let identity, let tokenQueryParameter):
+                                       caches: worker.tokenCache, queryToken: queryToken) {
+        case .passed(let subject, let headerBlock, let identity, let tokenQueryParameter, let validUntil):
             exchange.tokenQueryParameter = tokenQueryParameter
             exchange.subject = subject
+            exchange.webSocket?.credentialsValidUntil = validUntil
             exchange.rateLimitProgress.identity = identity  // for the limits after authentication
             exchange.claimHeaderBlock = headerBlock
             return .next

@@ -1,8 +1,9 @@
 /// Persisted operations, allow-lists and GET translation (README, "Persisted operations"). The
-/// body is read whole first, only on routes whose policy needs to look into it.
+/// body is read whole first, only on routes whose policy needs to look into it. A WebSocket
+/// handshake carries no operation (they travel inside the socket), so it is not inspected.
 enum OperationPolicyPhase {
     static func run(_ exchange: Exchange) -> PhaseResult {
-        guard let route = exchange.route, route.inspectsRequests else { return .next }
+        guard let route = exchange.route, route.inspectsRequests, exchange.webSocket == nil else { return .next }
         guard exchange.requestSide.isComplete || exchange.takeBodyFromInputIfComplete() else { return .wait(.requestBody) }
         let head = exchange.head
         let method: OperationPolicy.RequestMethod

@@ -3,7 +3,8 @@ import GatehouseHTTP
 
 /// Whether the gateway gzips a response (`server.compression`): the client accepts gzip, the
 /// body is JSON or text of the configured types, large enough (or of unknown length), not
-/// already encoded, and the upstream did not forbid transformation.
+/// already encoded, not a streamed response (SSE, multipart/mixed), and the upstream did not
+/// forbid transformation.
 enum ResponseCompression {
     static func applies(request: RequestHead, response: ResponseHead, config: CompressionConfig) -> Bool {
         guard config.enabled, request.methodKind != .head, response.status >= 200,
@@ -20,10 +21,9 @@ enum ResponseCompression {
         }
         if let cacheControl = response.headerValue(named: HeaderNames.cacheControl),
            contains(lowercased(response.bytes[cacheControl]), "no-transform") { return false }
-        guard let type = response.headerValue(named: HeaderNames.contentType) else { return false }
-        var mediaType = response.bytes[type].prefix { $0 != UInt8(ascii: ";") }
-        while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType = mediaType.dropLast() }
-        let wanted = lowercased(mediaType)
+        guard let wanted = StreamedResponse.mediaType(of: response) else { return false }
+        // A streamed response must reach the client chunk by chunk; gzip would hold bytes back.
+        if StreamedResponse.isStreamedMediaType(wanted) { return false }
         return config.types.contains { Array($0.utf8) == wanted }
     }
 

@@ -16,6 +16,8 @@ public final class CompiledRoute: Sendable {
     /// The upstream path for exact routes; the base the remainder is appended to for prefix routes.
     public let upstreamBase: [UInt8]
     public let timeoutNanos: UInt64
+    /// `stream_idle_timeout`: how long a streamed response (SSE, multipart/mixed) may be silent.
+    public let streamIdleTimeoutNanos: UInt64
     /// Lowercased names of client headers never forwarded on this route: everything the gateway
     /// sets itself plus `headers.remove`.
     public let droppedHeaderNames: [[UInt8]]
@@ -40,6 +42,8 @@ public final class CompiledRoute: Sendable {
     /// `cache.invalidate`: a successful mutation named here drops those operations' entries
     /// (empty on routes that neither cache nor read their requests).
     let invalidations: [String: [String]]
+    /// `websocket`: upgrades on this route are tunnelled; nil drops `Upgrade` as hop-by-hop.
+    public let webSocket: WebSocketConfig?
 
     init(index: Int, config: RouteConfig, upstream: CompiledUpstream, auth: CompiledAuth, registryHasOperations: Bool,
          rateLimits: CompiledRateLimits = .none, invalidations: [String: [String]] = [:],
@@ -54,6 +58,7 @@ public final class CompiledRoute: Sendable {
         upstreamIndex = upstream.index
         upstreamBase = Array((config.upstreamPath ?? upstream.config.url.path).utf8)
         timeoutNanos = UInt64((config.timeout ?? upstream.config.timeout).nanoseconds)
+        streamIdleTimeoutNanos = UInt64(config.streamIdleTimeout.nanoseconds)
         self.auth = auth
         claimHeaders = auth.claimHeaders
         operationPolicy = OperationPolicy(route: config, upstream: upstream.config)
@@ -68,6 +73,7 @@ public final class CompiledRoute: Sendable {
         // Only where the operation is known without reading more than the route already does:
         // cached routes and routes whose policy reads the request.
         self.invalidations = config.cache != nil || inspectsRequests ? invalidations : [:]
+        webSocket = config.websocket
 
         let removed = Set(config.headersRemove.map { $0.lowercased() })
         var lines: [(String, String)] = []
@@ -86,6 +92,8 @@ public final class CompiledRoute: Sendable {
                            "transfer-encoding", "connection", "keep-alive", "proxy-connection", "te", "trailer",
                            "upgrade", "expect", "traceparent"])
         dropped.formUnion(removed)
+        // The gateway offers its own subprotocol list and negotiates no extension.
+        if config.websocket != nil { dropped.formUnion(["sec-websocket-protocol", "sec-websocket-extensions"]) }
         dropped.formUnion(upstream.config.headers.map { $0.name.lowercased() })
         dropped.formUnion(config.headersSet.map { $0.name.lowercased() })
         dropped.formUnion(auth.claimHeaders.map { $0.name.lowercased() })

@@ -95,7 +95,8 @@ public final class Gateway: @unchecked Sendable {
         return StatusReport(version: GatehouseVersion.current,
                             uptimeSeconds: Int64((gh_monotonic_ns() - startedAtMonotonic) / 1_000_000_000),
                             configLoadedAtNanos: current.atNanos, workers: workers.count, draining: isDraining,
-                            snapshot: current.snapshot, wallClockSeconds: gh_realtime_ns() / 1_000_000_000)
+                            snapshot: current.snapshot, wallClockSeconds: gh_realtime_ns() / 1_000_000_000,
+                            realtime: RealtimeStatus.json(workerMetrics))
     }
 
     /// Hands a new configuration to every worker; in-flight requests finish under the old one.

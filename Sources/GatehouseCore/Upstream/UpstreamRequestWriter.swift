@@ -21,7 +21,12 @@ enum UpstreamRequestWriter {
                 out.append(target)
             } else {
                 writePath(route: route, path: UnsafeRawBufferPointer(rebasing: raw[head.path]), into: &out)
-                if let query = head.query {
+                if let query = rewrite?.query {
+                    if !query.isEmpty {
+                        out.append(byte: UInt8(ascii: "?"))
+                        out.append(query)
+                    }
+                } else if let query = head.query {
                     ForwardedQuery.write(UnsafeRawBufferPointer(rebasing: raw[query]), queryStart: query.lowerBound,
                                          omitting: exchange.tokenQueryParameter, into: &out)
                 }
@@ -47,6 +52,7 @@ enum UpstreamRequestWriter {
             }
             out.append(route.injectedHeaderBlock)
             out.append(exchange.claimHeaderBlock)
+            if let webSocket = exchange.webSocket { out.append(webSocket.upstreamHeaderBlock) }
             out.append("X-Forwarded-For: ")
             if let forwardedFor, forwardedFor.count > 0, trustedPeer {
                 out.append(forwardedFor)

@@ -6,6 +6,8 @@ struct UpstreamRewrite {
     var method: [UInt8]?
     /// Replaces the upstream path and the client's query string.
     var target: [UInt8]?
+    /// Replaces the client's query string (empty: none); the path stays the route's.
+    var query: [UInt8]?
     /// The body to send (with a Content-Length); nil with `dropsBody` sends none.
     var body: [UInt8]?
     /// The body is JSON the gateway wrote: the client's Content-Type is replaced.

@@ -34,7 +34,7 @@ struct StatusReportTests {
     @Test func topLevelFieldsInOrder() throws {
         let json = try Self.report().json
         #expect(json.objectValue?.keys == ["version", "uptime_seconds", "config_loaded_at", "workers", "draining",
-                                           "routes", "upstreams", "stores", "identity_providers", "cache"])
+                                           "routes", "upstreams", "stores", "identity_providers", "realtime", "cache"])
         #expect(json["version"] == .string("9.9.9"))
         #expect(json["uptime_seconds"] == .number("42"))
         #expect(json["config_loaded_at"] == .string("2026-12-01T09:30:00.250Z"))

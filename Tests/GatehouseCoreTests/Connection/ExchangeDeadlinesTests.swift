@@ -19,6 +19,7 @@ import Testing
     static let forwarding = Activity()
     static let pooled = Activity(waitingForPool: true)
     static let responding = Activity(responseStarted: true)
+    static let streaming = Activity(responseStarted: true, streaming: true)
 
     static let rows: [Row] = [
         Row(name: "body timeout while reading the body: 408", deadlines: .init(body: 30, route: 50),
@@ -37,6 +38,12 @@ import Testing
             activity: reading, now: 40, expired: .body, next: 40),
         Row(name: "not yet", deadlines: .init(body: 30, route: 50, bodyRate: 20),
             activity: reading, now: 19, expired: nil, next: 20),
+        Row(name: "streamed response: exempt from the route timeout", deadlines: .init(route: 50, streamIdle: 90),
+            activity: streaming, now: 60, expired: nil, next: 90),
+        Row(name: "silent stream: ended at stream_idle_timeout", deadlines: .init(route: 50, streamIdle: 90),
+            activity: streaming, now: 90, expired: .streamIdle, next: 90),
+        Row(name: "streamed upload body still held to body_timeout", deadlines: .init(body: 30, streamIdle: 90),
+            activity: .init(readingBody: true, responseStarted: true, streaming: true), now: 30, expired: .body, next: 30),
         Row(name: "nothing armed", deadlines: .init(), activity: forwarding, now: 99, expired: nil, next: 0),
     ]
 

@@ -4,7 +4,13 @@ Run as `python3 graphql_upstream.py --port N`. Routes:
   POST/GET /graphql, /graphql/noauth  GraphQL (hello, echoHeaders, movies, big, slow; createMovie)
   POST /echo                          the exact request body back, with X-Body-Sha256
   GET  /blob?size=N[&chunked=1]       N deterministic bytes, with Content-Length or chunked
+  GET  /sse?count=N&interval=S[&silence=S][&type=T]
+                                      N server-sent events S seconds apart (`data: event i`),
+                                      then `silence` seconds of nothing before the end
   GET  /_requests, DELETE /_requests  what was received (not through these two routes)
+  WS   /graphql                        subscriptions (countdown) over graphql-transport-ws or graphql-ws
+  WS   /ws/echo                        every message back as it came (text or binary)
+  GET  /_websockets                    the WebSocket handshakes received (path, headers, messages)
 Every request is recorded with its client address, so tests can count the distinct upstream
 connections the gateway used (one client port per TCP connection).
 """
@@ -16,7 +22,7 @@ import json
 import os
 import sys
 import threading
-from typing import Optional
+from typing import AsyncGenerator, Optional
 from urllib.parse import parse_qs
 
 import strawberry
@@ -74,7 +80,19 @@ class Mutation:
         return movie
 
 
-graphql_app = GraphQL(strawberry.Schema(query=Query, mutation=Mutation))
+@strawberry.type
+class Subscription:
+    @strawberry.subscription
+    async def countdown(self, start: int = 3, interval: float = 0.05) -> AsyncGenerator[int, None]:
+        for value in range(start, 0, -1):
+            yield value
+            await asyncio.sleep(interval)
+
+
+graphql_app = GraphQL(strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription))
+
+# WebSocket handshakes as received, and the first message of each (e.g. a connection_init).
+WEBSOCKETS = []
 
 # MARK: - Recording
 
@@ -174,13 +192,70 @@ async def blob(scope, receive, send):
         await send_simple(send, 200, data, [(b"content-type", b"application/octet-stream")])
 
 
-async def requests_log(scope, receive, send):
+async def server_sent_events(scope, receive, send):
     await read_body(receive)
-    with RECORD_LOCK:
-        if scope["method"] == "DELETE":
-            RECORDED.clear()
-        body = json.dumps(RECORDED).encode()
-    await send_simple(send, 200, body, [(b"content-type", b"application/json")])
+    params = parse_qs(scope.get("query_string", b"").decode())
+    count = int(params.get("count", ["3"])[0])
+    interval = float(params.get("interval", ["0.1"])[0])
+    silence = float(params.get("silence", ["0"])[0])
+    media_type = params.get("type", ["text/event-stream"])[0].encode()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", media_type), (b"cache-control", b"no-cache")]})
+    for index in range(count):
+        if index:
+            await asyncio.sleep(interval)
+        await send({"type": "http.response.body", "body": f"data: event {index}\n\n".encode(),
+                    "more_body": True})
+    await asyncio.sleep(silence)
+    await send({"type": "http.response.body", "body": b""})
+
+
+def log_route(entries: list):
+    """A route answering with `entries` as JSON (GET) or clearing them (DELETE)."""
+    async def route(scope, receive, send):
+        await read_body(receive)
+        with RECORD_LOCK:
+            if scope["method"] == "DELETE":
+                entries.clear()
+            body = json.dumps(entries).encode()
+        await send_simple(send, 200, body, [(b"content-type", b"application/json")])
+    return route
+
+
+def recording_websocket(app):
+    async def wrapped(scope, receive, send):
+        entry = {"path": target_of(scope), "messages": 0, "closed_code": None,
+                 "headers": [[k.decode("latin-1"), v.decode("latin-1")] for k, v in scope["headers"]],
+                 "subprotocols": list(scope.get("subprotocols") or [])}
+        with RECORD_LOCK:
+            WEBSOCKETS.append(entry)
+
+        async def counting_receive():
+            message = await receive()
+            with RECORD_LOCK:
+                if message["type"] == "websocket.receive":
+                    entry["messages"] += 1
+                elif message["type"] == "websocket.disconnect":
+                    entry["closed_code"] = message.get("code")
+            return message
+
+        await app(scope, counting_receive, send)
+    return wrapped
+
+
+async def websocket_echo(scope, receive, send):
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    while True:
+        message = await receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if message.get("bytes") is not None:
+            await send({"type": "websocket.send", "bytes": message["bytes"]})
+        else:
+            await send({"type": "websocket.send", "text": message["text"]})
 
 
 async def router(scope, receive, send):
@@ -193,9 +268,13 @@ async def router(scope, receive, send):
                 await send({"type": "lifespan.shutdown.complete"})
                 return
     path = scope["path"]
+    if scope["type"] == "websocket":
+        handler = websocket_echo if path == "/ws/echo" else graphql_app
+        return await recording_websocket(handler)(scope, receive, send)
     if path in ("/graphql", "/graphql/noauth"):
         return await graphql_app(scope, receive, send)
-    routes = {"/echo": echo, "/blob": blob, "/_requests": requests_log}
+    routes = {"/echo": echo, "/blob": blob, "/sse": server_sent_events, "/_requests": log_route(RECORDED),
+              "/_websockets": log_route(WEBSOCKETS)}
     handler = routes.get(path)
     if handler is None:
         await read_body(receive)
@@ -211,7 +290,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     arguments = parser.parse_args()
     uvicorn.run(app, host="127.0.0.1", port=arguments.port, log_level="warning",
-                access_log=False, timeout_keep_alive=120, lifespan="on")
+                access_log=False, timeout_keep_alive=120, lifespan="on", ws="websockets",
+                ws_max_size=8 * 1024 * 1024)
 
 
 if __name__ == "__main__":

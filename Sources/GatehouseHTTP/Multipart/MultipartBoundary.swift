@@ -1,0 +1,42 @@
+/// The `boundary` parameter of a `multipart/form-data` Content-Type (RFC 2046 §5.1.1, RFC 7578).
+public enum MultipartBoundary {
+    /// RFC 2046 §5.1.1: 1 to 70 characters.
+    public static let maxLength = 70
+    static let formDataType = "multipart/form-data"
+
+    /// Whether the media type is `multipart/` anything (the gateway refuses those off upload routes).
+    public static func isMultipart(_ contentType: some Collection<UInt8>) -> Bool {
+        let prefix = Array("multipart/".utf8)
+        return contentType.count >= prefix.count && zip(contentType, prefix).allSatisfy { ASCII.lowercased($0) == $1 }
+    }
+
+    /// The boundary of a `multipart/form-data` type, quoted or not; nil for any other type or a
+    /// missing or malformed boundary.
+    public static func formData(_ contentType: some Collection<UInt8>) -> [UInt8]? {
+        let text = Array(contentType)
+        let parameters = MediaTypeParameters(text)
+        guard parameters.type == Array(formDataType.utf8), let boundary = parameters.value(of: "boundary"),
+              (1...maxLength).contains(boundary.count), boundary.last != UInt8(ascii: " ") else { return nil }
+        return boundary
+    }
+}
+
+/// A media type split into its lowercased `type/subtype` and `;name=value` parameters.
+struct MediaTypeParameters {
+    var type: [UInt8] = []
+    var parameters: [(name: [UInt8], value: [UInt8])] = []
+
+    init(_ text: [UInt8]) {
+        var cursor = HeaderParameterCursor(text)
+        type = cursor.token().map(ASCII.lowercased)
+        while cursor.skipSeparator() {
+            guard let (name, value) = cursor.parameter() else { return }
+            parameters.append((name.map(ASCII.lowercased), value))
+        }
+    }
+
+    func value(of name: String) -> [UInt8]? {
+        let wanted = Array(name.utf8)
+        return parameters.first { $0.name == wanted }?.value
+    }
+}
