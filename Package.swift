@@ -33,7 +33,7 @@ let package = Package(
 
         .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL", "CHiredis"], swiftSettings: hotPath),
         .target(name: "GatehouseHTTP", swiftSettings: hotPath),
-        .target(name: "GatehouseConfig", dependencies: ["CYAML"]),
+        .target(name: "GatehouseConfig", dependencies: ["CYAML", "GatehouseIO", "GatehouseGraphQL"]),
         .target(name: "GatehouseGraphQL", dependencies: ["GatehouseHTTP"]),
         .target(name: "GatehouseCore",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseConfig",
@@ -41,10 +41,10 @@ let package = Package(
                 swiftSettings: hotPath),
         .target(name: "GatehouseDemo",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseCore"]),
-        .target(name: "GatehouseSDK", dependencies: ["GatehouseGraphQL", "GatehouseConfig"]),
+        .target(name: "GatehouseSDK", dependencies: ["GatehouseGraphQL", "GatehouseConfig", "GatehouseIO"]),
         .executableTarget(name: "gatehouse",
                           dependencies: ["GatehouseCore", "GatehouseDemo", "GatehouseHTTP", "GatehouseGraphQL",
-                                         "GatehouseSDK"]),
+                                         "GatehouseSDK", "GatehouseIO"]),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),

@@ -34,6 +34,11 @@ public enum Syscalls {
         retryingInterrupts { Glibc.send(fd, buffer, count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// write(2), for descriptors that are not sockets (files, standard error).
+    public static func writeFile(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> IOResult {
+        retryingInterrupts { Glibc.write(fd, buffer, count) }
+    }
+
     /// Writes all of `count` bytes at `offset` of a regular file (short writes continued).
     public static func pwriteAll(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, at offset: Int) -> IOResult {
         var written = 0

@@ -132,7 +132,7 @@ def test_active_connections_gauge_sees_an_open_connection(gateway):
 
 
 STATUS_FIELDS = {"version", "uptime_seconds", "config_loaded_at", "workers", "draining", "routes",
-                 "upstreams", "stores", "cache"}
+                 "upstreams", "stores", "identity_providers", "realtime", "cache"}
 
 
 def status_of(gateway) -> dict:
@@ -166,15 +166,20 @@ def test_status_lists_routes_and_upstream_endpoints(gateway, graphql_upstream):
     status = status_of(gateway)
     assert status["routes"] == [{"path": "/graphql", "methods": ["GET", "POST"], "upstream": "app",
                                  "auth": "none", "persisted": "allow"}]
-    assert status["upstreams"] == [{
-        "name": "app", "url": f"{graphql_upstream.url}/graphql", "kind": "graphql",
-        "endpoints": [{"address": f"127.0.0.1:{graphql_upstream.port}", "healthy": True}]}]
+    [upstream] = status["upstreams"]
+    assert {key: upstream[key] for key in ("name", "url", "kind")} == {
+        "name": "app", "url": f"{graphql_upstream.url}/graphql", "kind": "graphql"}
+    [endpoint] = upstream["endpoints"]
+    assert endpoint["address"] == f"127.0.0.1:{graphql_upstream.port}"
+    assert endpoint["healthy"] is True
 
 
 def test_status_does_not_invent_stores_or_cache_numbers(gateway):
     status = status_of(gateway)
     assert status["stores"] == []
+    assert status["identity_providers"] == []
     assert status["cache"] is None
+    assert status["realtime"] == {"websocket_tunnels_open": 0, "websocket_closes": []}
 
 
 def test_uptime_grows(gateway):

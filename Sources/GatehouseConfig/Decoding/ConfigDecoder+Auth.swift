@@ -1,4 +1,4 @@
-import Foundation
+import GatehouseGraphQL
 
 /// `auth:` — credential checks, by name. Secrets and keys never appear in messages.
 extension ConfigDecoder {
@@ -88,7 +88,8 @@ extension ConfigDecoder {
                 allValid = false
                 continue
             }
-            if name.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
+            let words = name.split(whereSeparator: \.isWhitespace)
+            if words.count == 1 && words[0].lowercased() == "none" {
                 report(itemPath, "\"none\" (unsigned tokens) is never accepted", at: item.mark)
                 allValid = false
             } else if !Self.jwtAlgorithms.contains(name) {
@@ -114,8 +115,8 @@ extension ConfigDecoder {
     /// A JWK Set is a JSON object with a non-empty `keys` list; the keys themselves are checked
     /// when the gateway loads them.
     func checkJWKSet(_ file: String, _ path: String, at mark: YAMLMark) {
-        let document = files.contents(of: file).flatMap { try? JSONSerialization.jsonObject(with: $0) }
-        guard let object = document as? [String: Any], let keys = object["keys"] as? [Any], !keys.isEmpty else {
+        let document = files.contents(of: file).flatMap { try? JSONReader.parse($0) }
+        guard case .array(let keys)? = document?["keys"], !keys.isEmpty else {
             report(path, "\"\(file)\" is not a JWK Set (a JSON object with a non-empty \"keys\" list)", at: mark)
             return
         }

@@ -1,4 +1,5 @@
-import Foundation
+import GatehouseIO
+import Glibc
 
 /// Checks that files a configuration names can be read, so `gatehouse check` catches a wrong
 /// path before the gateway starts. Relative paths are taken from the working directory, as the
@@ -30,8 +31,8 @@ struct FileChecks: Sendable {
     }
 
     /// The bytes of a file already checked with `readableFileProblem`.
-    func contents(of path: String) -> Data? {
-        FileManager.default.contents(atPath: resolve(path))
+    func contents(of path: String) -> [UInt8]? {
+        try? FileSystem.read(resolve(path)).get()
     }
 
     // MARK: - File system

@@ -1,6 +1,6 @@
-import Foundation
+import GatehouseIO
 
-// Loading runs at startup and on reload, never per request, so Foundation's file APIs are fine here.
+// Loading runs at startup and on reload, never per request.
 
 extension OperationRegistry {
     // MARK: - Loading
@@ -22,27 +22,21 @@ extension OperationRegistry {
     /// reads the operations from the same files the gateway registers.
     public static func readSources(directory: String) -> (sources: [(path: String, text: String)],
                                                           issues: [OperationLoadIssue]) {
-        let files: [String]
-        do {
-            files = try FileManager.default.subpathsOfDirectory(atPath: directory)
-                .filter { $0.hasSuffix(".graphql") }
-                .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-        } catch {
+        guard let listed = FileSystem.files(under: directory) else {
             return ([], [OperationLoadIssue(file: directory, position: nil, message: "cannot read the operations directory")])
         }
+        let files = listed.filter { $0.hasSuffix(".graphql") }
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         var sources: [(path: String, text: String)] = []
         var issues: [OperationLoadIssue] = []
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         for relativePath in files {
             let path = base + relativePath
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue { continue }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard case .success(let data) = FileSystem.read(path) else {
                 issues.append(OperationLoadIssue(file: path, position: nil, message: "cannot read the file"))
                 continue
             }
-            guard let text = String(validating: Array(data), as: UTF8.self) else {
+            guard let text = String(validating: data, as: UTF8.self) else {
                 issues.append(OperationLoadIssue(file: path, position: nil, message: "the file is not valid UTF-8"))
                 continue
             }

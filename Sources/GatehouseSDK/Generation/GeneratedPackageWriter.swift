@@ -1,4 +1,5 @@
-import Foundation
+import GatehouseIO
+import Glibc
 
 /// Writes a generated package to disk. Files whose contents did not change are left alone (so a
 /// rebuild after generating again is incremental), generated Swift files no longer produced are
@@ -14,42 +15,35 @@ public enum GeneratedPackageWriter {
 
     public static func write(_ files: [GeneratedFile], to directory: String,
                              packageName: String) -> Result<Summary, SDKIssue> {
-        let manager = FileManager.default
         let manifest = directory + "/Package.swift"
-        if let existing = manager.contents(atPath: manifest),
-           !String(decoding: existing, as: UTF8.self).contains(SwiftPackageGenerator.manifestMarker) {
+        if let existing = FileSystem.readText(manifest), !existing.contains(SwiftPackageGenerator.manifestMarker) {
             return .failure(SDKIssue(file: manifest, position: nil,
                                      message: "not written by gatehouse sdk; choose another --out directory"))
         }
         var summary = Summary(written: 0, unchanged: 0, removed: 0)
         let produced = Set(files.map { directory + "/" + $0.path })
         let sources = directory + "/Sources/" + packageName
-        for stale in (manager.enumerator(atPath: sources)?.allObjects as? [String] ?? [])
+        for stale in FileSystem.files(under: sources) ?? []
             where stale.hasSuffix(".swift") && !produced.contains(sources + "/" + stale) {
-            if (try? manager.removeItem(atPath: sources + "/" + stale)) != nil { summary.removed += 1 }
+            if unlink(sources + "/" + stale) == 0 { summary.removed += 1 }
         }
         var created = 0
         for file in files {
             let path = directory + "/" + file.path
-            let bytes = Data(file.contents.utf8)
-            let existing = manager.contents(atPath: path)
+            let bytes = Array(file.contents.utf8)
+            let existing = try? FileSystem.read(path).get()
             if existing == bytes {
                 summary.unchanged += 1
                 continue
             }
             if existing == nil { created += 1 }
-            do {
-                try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                            withIntermediateDirectories: true)
-                try bytes.write(to: URL(fileURLWithPath: path))
-            } catch {
+            let parent = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            guard case .success = FileSystem.makeDirectories(parent), case .success = FileSystem.write(bytes, to: path) else {
                 return .failure(SDKIssue(file: path, position: nil, message: "cannot write the file"))
             }
             summary.written += 1
         }
-        if created + summary.removed > 0 {
-            try? manager.setAttributes([.modificationDate: Date()], ofItemAtPath: manifest)
-        }
+        if created + summary.removed > 0 { FileSystem.touch(manifest) }
         return .success(summary)
     }
 }

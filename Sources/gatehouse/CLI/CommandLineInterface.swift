@@ -1,4 +1,5 @@
-import Foundation
+import GatehouseIO
+import Glibc
 import GatehouseConfig
 import GatehouseCore
 
@@ -54,17 +55,17 @@ enum CommandLineInterface {
                 throw UsageError("unknown command \"\(command)\"")
             }
         } catch let error as UsageError {
-            FileHandle.standardError.write("gatehouse: \(error.message)\n\(usage)\n".data(using: .utf8)!)
+            FileSystem.writeStandardError("gatehouse: \(error.message)\n\(usage)\n")
             return 2
         } catch {
-            FileHandle.standardError.write("gatehouse: \(error)\n".data(using: .utf8)!)
+            FileSystem.writeStandardError("gatehouse: \(error)\n")
             return 1
         }
     }
 
     /// SPEC §1: --config, then $GATEHOUSE_CONFIG, then config/gatehouse.yaml.
     static func configPath(_ options: Options) -> String {
-        options.value("--config") ?? ProcessInfo.processInfo.environment["GATEHOUSE_CONFIG"] ?? "config/gatehouse.yaml"
+        options.value("--config") ?? FileSystem.environment["GATEHOUSE_CONFIG"] ?? "config/gatehouse.yaml"
     }
 }
 

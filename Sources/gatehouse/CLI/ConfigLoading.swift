@@ -1,11 +1,12 @@
-import Foundation
+import GatehouseIO
+import Glibc
 import GatehouseConfig
 import GatehouseCore
 
 /// Reads, validates and compiles a configuration: every problem, with its key path.
 enum ConfigLoading {
     static func load(path: String,
-                     environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<GatewaySnapshot, ConfigErrors> {
+                     environment: [String: String] = FileSystem.environment) -> Result<GatewaySnapshot, ConfigErrors> {
         ConfigLoader.load(path: path, environment: environment).flatMap(GatewaySnapshot.compile)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import GatehouseIO
+import Glibc
 import GatehouseConfig
 import GatehouseCore
 import GatehouseDemo
@@ -16,7 +17,7 @@ enum Demo {
         // Before the backend starts its thread, which would otherwise inherit unblocked
         // signals and let SIGTERM kill the process instead of draining it.
         Serve.blockSignals()
-        var environment = ProcessInfo.processInfo.environment
+        var environment = FileSystem.environment
         if let port { environment[portVariable] = String(port) }
         let load = { ConfigLoading.load(path: configPath, environment: environment) }
 

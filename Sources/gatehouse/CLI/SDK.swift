@@ -1,4 +1,4 @@
-import Foundation
+import GatehouseIO
 import GatehouseConfig
 import GatehouseCore
 import GatehouseSDK
@@ -37,7 +37,7 @@ enum SDK {
     private static func generate(configPath: String, schemaPath: String, outDirectory: String,
                                  options: SwiftSDKOptions) -> Int32 {
         let config: GatewayConfig
-        switch ConfigLoader.load(path: configPath, environment: ProcessInfo.processInfo.environment) {
+        switch ConfigLoader.load(path: configPath, environment: FileSystem.environment) {
         case .success(let loaded): config = loaded
         case .failure(let errors): return fail(errors.issues.map(\.description))
         }
@@ -55,8 +55,7 @@ enum SDK {
             }
             sources = read.sources
         }
-        guard let schemaData = FileManager.default.contents(atPath: schemaPath),
-              let schemaText = String(validating: Array(schemaData), as: UTF8.self) else {
+        guard let schemaText = FileSystem.readText(schemaPath) else {
             return fail(["\(schemaPath): cannot read the schema (a UTF-8 SDL file)"])
         }
         let output: SwiftSDK.Output
@@ -89,6 +88,6 @@ enum SDK {
     }
 
     private static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileSystem.writeStandardError(line + "\n")
     }
 }

@@ -1,8 +1,8 @@
 import CLinux
-import Foundation
+import GatehouseIO
+import Glibc
 import GatehouseConfig
 import GatehouseCore
-import Glibc
 
 /// `gatehouse run`: serve until SIGTERM/SIGINT (drain) while SIGHUP reloads the file.
 enum Serve {

@@ -1,4 +1,5 @@
-import Foundation
+import GatehouseIO
+import Glibc
 import GatehouseConfig
 import GatehouseCore
 import GatehouseGraphQL
@@ -13,7 +14,7 @@ enum Token {
         case .success(let value): ttl = value
         case .failure: throw UsageError("--ttl takes a duration such as 15m or 1h")
         }
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = FileSystem.unixSeconds
         var claims: [(String, JSONValue)] = [("sub", .string(subject)), ("iat", .number(String(now))),
                                              ("exp", .number(String(now + ttl.components.seconds)))]
         if let audience = options.value("--aud") { claims.append(("aud", .string(audience))) }

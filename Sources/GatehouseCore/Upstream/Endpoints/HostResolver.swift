@@ -1,4 +1,3 @@
-import Foundation
 import GatehouseIO
 
 /// Turns an endpoint's host name into addresses. The system one is blocking and runs off the
@@ -15,12 +14,12 @@ struct SystemHostResolver: HostResolver {
 
     let hostsFile: String?
 
-    init(hostsFile: String? = ProcessInfo.processInfo.environment[Self.hostsFileVariable]) {
+    init(hostsFile: String? = FileSystem.environment[Self.hostsFileVariable]) {
         self.hostsFile = hostsFile.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func resolve(host: String, port: Int) -> [SocketAddress] {
-        if let hostsFile, let text = try? String(contentsOfFile: hostsFile, encoding: .utf8) {
+        if let hostsFile, let text = FileSystem.readText(hostsFile) {
             let listed = Self.addresses(of: host, inHostsFile: text).compactMap { SocketAddress(host: $0, port: port) }
             if !listed.isEmpty { return listed }
         }
