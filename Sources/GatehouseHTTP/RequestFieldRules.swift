@@ -1,6 +1,6 @@
 /// The request header fields that decide framing and connection handling, checked as each field
 /// arrives: Content-Length, Transfer-Encoding, Host, Connection and Expect (RFC 9112 §6–9,
-/// SPEC §3.1). Anything ambiguous is refused; nothing is guessed.
+/// README, "How a request is handled"). Anything ambiguous is refused; nothing is guessed.
 struct RequestFieldRules {
     struct Outcome {
         var framing: RequestBodyFraming

@@ -1,5 +1,5 @@
 /// Strict, incremental HTTP/1.1 request-head parser (RFC 9112); the gateway's first line of
-/// defence against request smuggling (SPEC §3.1).
+/// defence against request smuggling (README, "How a request is handled").
 ///
 /// Call `parse` with every byte received so far for the current request and the same `scanned`
 /// variable (0 for a new request). Work is O(n) over all calls: only new bytes are scanned for the

@@ -1,6 +1,6 @@
 /// The response header fields that decide framing and reuse (RFC 9112 §6.3): Content-Length,
 /// Transfer-Encoding and Connection. Framing an intermediary could read two ways is refused, as
-/// SPEC §3.7 asks (a 502 and a discarded connection).
+/// README, "How a request is handled" asks (a 502 and a discarded connection).
 struct ResponseFieldRules {
     struct Outcome {
         var framing: ResponseBodyFraming

@@ -1,5 +1,5 @@
 import Glibc
 
-// gatehouse [run|check|demo|token|sdk|version] — see SPEC §1. Exit codes: 0 ok, 1 runtime or
+// gatehouse [run|check|demo|token|sdk|version] — see README, "Command line and signals". Exit codes: 0 ok, 1 runtime or
 // configuration error, 2 usage error.
 exit(CommandLineInterface.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,4 @@
-"""The access log: one JSON line per request, and never a secret (SPEC §6)."""
+"""The access log: one JSON line per request, and never a secret (README, "Observability")."""
 
 import re
 import time

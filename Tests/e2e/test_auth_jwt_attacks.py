@@ -1,6 +1,6 @@
 """Attacks on the JWT door: each is a 401 (or the stated status) with the exact challenge, the
 gateway's envelope, no trace of the token in the response or the logs, one more count in
-`gatehouse_auth_failures_total`, and not one byte sent upstream (SPEC §3.3, §4, §6).
+`gatehouse_auth_failures_total`, and not one byte sent upstream (README, "How a request is handled").
 """
 
 import time

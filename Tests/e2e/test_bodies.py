@@ -1,4 +1,4 @@
-"""Request and response bodies cross the gateway byte for byte (SPEC §3.5, §3.7)."""
+"""Request and response bodies cross the gateway byte for byte (README, "How a request is handled")."""
 
 import socket
 import subprocess

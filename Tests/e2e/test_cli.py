@@ -1,4 +1,4 @@
-"""The command line: check, version, usage errors, config errors at start (SPEC §1, §2)."""
+"""The command line: check, version, usage errors, config errors at start (README, "Command line and signals")."""
 
 import os
 

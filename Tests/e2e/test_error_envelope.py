@@ -1,4 +1,4 @@
-"""The one error shape (SPEC §4), seen through routing errors: 404 and 405 (SPEC §3.2)."""
+"""The one error shape (README, "The error envelope"), seen through routing errors: 404 and 405 (README, "How a request is handled")."""
 
 import httpx
 import pytest

@@ -1,4 +1,4 @@
-"""What the upstream receives in its headers, and what the client gets back (SPEC §3.5, §3.7)."""
+"""What the upstream receives in its headers, and what the client gets back (README, "How a request is handled")."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Persistent connections: pipelining, upstream connection reuse, HTTP/1.0 (SPEC §3.6)."""
+"""Persistent connections: pipelining, upstream connection reuse, HTTP/1.0 (README, "How a request is handled")."""
 
 from urllib.parse import quote
 

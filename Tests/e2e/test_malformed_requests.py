@@ -1,5 +1,5 @@
 """Malformed requests are a 400 envelope, the connection closes, and nothing reaches any
-upstream (SPEC §3.1, §3.2)."""
+upstream (README, "How a request is handled")."""
 
 import time
 

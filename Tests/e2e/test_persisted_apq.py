@@ -1,5 +1,5 @@
 """Apollo APQ / trusted documents: operations called by the SHA-256 of their text, in a POST
-body or a GET `?extensions=` parameter (SPEC §5). Hashes are computed here with hashlib over
+body or a GET `?extensions=` parameter (README, "Persisted operations"). Hashes are computed here with hashlib over
 the exact file text a client would ship.
 """
 

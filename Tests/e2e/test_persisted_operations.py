@@ -1,5 +1,5 @@
 """Persisted operations held by the gateway: calls by name (POST and GET with typed variables),
-free-form queries on `allow` and `only` routes, and `operations:` allow-lists (SPEC §5).
+free-form queries on `allow` and `only` routes, and `operations:` allow-lists (README, "Persisted operations").
 
 The upstream is a real strawberry server that records each request whole, so every test checks
 both the answer and the exact GraphQL POST the gateway made of the call.

@@ -1,4 +1,4 @@
-"""Queries and mutations go through Gatehouse to a real GraphQL server and back (SPEC §3)."""
+"""Queries and mutations go through Gatehouse to a real GraphQL server and back (README, "How a request is handled")."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""Graceful drain on SIGTERM/SIGINT and config reload on SIGHUP (SPEC §1)."""
+"""Graceful drain on SIGTERM/SIGINT and config reload on SIGHUP (README, "Command line and signals")."""
 
 import signal
 import threading

@@ -1,4 +1,4 @@
-// libFuzzer entry for the YAML config loader (SPEC §2): no file may crash it; every refusal
+// libFuzzer entry for the YAML config loader (README, "Configuration"): no file may crash it; every refusal
 // names at least one issue.
 import GatehouseConfig
 

@@ -1,4 +1,4 @@
-// libFuzzer entry for JWT verification (SPEC §3.3) with HS256/HS384 keys: no token may crash the
+// libFuzzer entry for JWT verification (README, "How a request is handled") with HS256/HS384 keys: no token may crash the
 // verifier, and a token that passes must have been signed with HS256/HS384 (never `none`), be
 // unexpired at the check time, and come from the configured issuer. The seed corpus holds one
 // correctly signed token, so mutations of it explore the claim checks past the signature.

@@ -1,4 +1,4 @@
-// libFuzzer entry for RequestHeadParser (SPEC §3.1): no input may crash it, and parsing the
+// libFuzzer entry for RequestHeadParser (README, "How a request is handled"): no input may crash it, and parsing the
 // bytes whole or in two pieces (as they arrive over TCP) must give the same answer.
 import GatehouseHTTP
 

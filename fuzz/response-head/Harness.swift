@@ -1,4 +1,4 @@
-// libFuzzer entry for ResponseHeadParser (what upstreams send back, SPEC §3.7): no input may
+// libFuzzer entry for ResponseHeadParser (what upstreams send back, README, "How a request is handled"): no input may
 // crash it, and whole or split parsing must agree, for GET and for HEAD requests.
 import GatehouseHTTP
 

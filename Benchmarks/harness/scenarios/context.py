@@ -80,7 +80,7 @@ class ScenarioContext:
         info["load average at end"] = machine.load_average()
 
     def stop_gatehouse_checked(self, gatehouse: Target) -> str | None:
-        """SIGTERM must drain and exit 0 (SPEC §1); anything else is returned as a note."""
+        """SIGTERM must drain and exit 0 (README, "Command line and signals"); anything else is returned as a note."""
         if not gatehouse.service.is_running():
             return None
         self.services.stop(gatehouse.service, grace=25.0)

@@ -1,5 +1,5 @@
 /// Route paths: `/graphql` (exact) or `/content/*` (prefix). A route must be reachable by a
-/// request the gateway accepts, so the rules of request-path normalization (SPEC §3.2) apply:
+/// request the gateway accepts, so the rules of request-path normalization (README, "How a request is handled") apply:
 /// no `.` or `..` segments, no `//`, no `\`, no `%` (write the path decoded), no control bytes,
 /// no query or fragment; `*` only as the final `/*`.
 public enum RoutePathSyntax {

@@ -3,7 +3,7 @@ import GatehouseConfig
 import GatehouseHTTP
 import GatehouseIO
 
-/// The admin listener (SPEC §6) on its own thread and loop, away from the request path:
+/// The admin listener (README, "Observability") on its own thread and loop, away from the request path:
 /// `/healthz`, `/readyz`, `/metrics` and `/status`.
 final class AdminServer: IOHandler, @unchecked Sendable {
     private let loop = EventLoop(name: "gatehouse-admin")

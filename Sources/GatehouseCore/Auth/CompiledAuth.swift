@@ -30,7 +30,7 @@ struct AuthFailureCounter {
     init(_ label: AuthFailureLabel) { index = AuthFailureLabel.allCases.firstIndex(of: label)! }
 }
 
-/// A route's `auth`: none, or a list of providers of which any one suffices (SPEC §3.3).
+/// A route's `auth`: none, or a list of providers of which any one suffices (README, "How a request is handled").
 struct CompiledAuth: Sendable {
     let providers: [AuthProvider]
 

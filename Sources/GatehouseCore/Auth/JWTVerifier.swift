@@ -1,6 +1,6 @@
 import GatehouseConfig
 
-/// Verifies JWS compact tokens for one `type: jwt` provider (SPEC §3.3). Built once per config
+/// Verifies JWS compact tokens for one `type: jwt` provider (README, "How a request is handled"). Built once per config
 /// snapshot and shared by every event loop; only its key store changes, when the JWK Set file does.
 public final class JWTVerifier: Sendable {
     /// Bigger tokens are refused as malformed before any decoding.

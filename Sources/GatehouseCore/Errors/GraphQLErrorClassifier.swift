@@ -1,7 +1,7 @@
 import GatehouseGraphQL
 
 /// Recognises upstream 200 responses that are nothing but a GraphQL authentication or
-/// authorization error (SPEC §2 `map_graphql_errors`): a JSON object with an `errors` array, no
+/// authorization error (README, "Configuration" `map_graphql_errors`): a JSON object with an `errors` array, no
 /// non-null `data`, and an error whose message is exactly "Unauthorized" or "Unauthenticated"
 /// or whose `extensions.code` is `UNAUTHENTICATED` or `FORBIDDEN`. The first such error decides.
 ///

@@ -38,7 +38,7 @@ struct RequestIDGenerator: RandomNumberGenerator {
         }
     }
 
-    /// SPEC §3: a client id is kept when it is 1–128 characters of [A-Za-z0-9._-].
+    /// A client id is kept (README, "How a request is handled") when it is 1–128 characters of [A-Za-z0-9._-].
     static func isAcceptable(_ value: UnsafeRawBufferPointer) -> Bool {
         guard value.count >= 1 && value.count <= 128 else { return false }
         for byte in value {

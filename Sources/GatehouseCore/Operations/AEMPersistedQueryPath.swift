@@ -1,6 +1,6 @@
 import GatehouseGraphQL
 
-/// The canonical AEM persisted-query request path for a call by name (SPEC §5):
+/// The canonical AEM persisted-query request path for a call by name (README, "Persisted operations"):
 /// `/graphql/execute.json/<config>/<name>;k1=v1;k2=v2`, variables sorted by name (UTF-8 byte
 /// order) so each call has exactly one URL, which is what CDN caches key on.
 ///

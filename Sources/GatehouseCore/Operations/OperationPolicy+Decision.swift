@@ -2,7 +2,7 @@ import GatehouseGraphQL
 import GatehouseHTTP
 // The entry point of the operation policy and the rules every upstream kind shares.
 //
-// Choices where SPEC §5 is silent:
+// Choices the README's "Persisted operations" leaves open:
 // - `persisted: allow` without an `operations` list enforces nothing, so a request the gateway
 //   cannot read (a body that is not GraphQL JSON: a batch, a multipart upload) is forwarded
 //   unchanged for the upstream to answer; with `only` or an `operations` list it is a 400.

@@ -1,6 +1,6 @@
 import GatehouseConfig
 
-/// A route's rules for GraphQL operations (SPEC §5): whether free-form queries pass
+/// A route's rules for GraphQL operations (README, "Persisted operations"): whether free-form queries pass
 /// (`persisted: off | allow | only`), which operation names are allowed, and how calls by name
 /// reach the upstream (a GraphQL POST of the stored document, or an AEM persisted-query GET).
 ///

@@ -1,4 +1,4 @@
-/// The persisted operations of `operations.dir`, looked up by name or by SHA-256 (SPEC §5).
+/// The persisted operations of `operations.dir`, looked up by name or by SHA-256 (README, "Persisted operations").
 /// Immutable after loading, so one instance is shared by every event loop without locks.
 public final class OperationRegistry: @unchecked Sendable {
     /// Every operation, sorted by name.

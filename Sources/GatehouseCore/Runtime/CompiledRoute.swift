@@ -28,7 +28,7 @@ public final class CompiledRoute: Sendable {
     /// Claims copied into upstream headers: (header name, claim name).
     public let claimHeaders: [(name: String, claim: String)]
     public let operationPolicy: OperationPolicy
-    /// Whether requests are read by the operation policy before they are forwarded (SPEC §5:
+    /// Whether requests are read by the operation policy before they are forwarded (README, "Persisted operations":
     /// only when the route needs it). `persisted: allow` without an allow-list has nothing to
     /// resolve when the gateway holds no operations, so such routes stream untouched.
     public let inspectsRequests: Bool

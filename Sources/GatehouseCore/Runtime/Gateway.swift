@@ -110,7 +110,8 @@ public final class Gateway: @unchecked Sendable {
         }
     }
 
-    /// SPEC §1: stop accepting, finish in-flight requests, close idle connections; returns when
+    /// Drain (README, "Command line and signals"): stop accepting, finish in-flight requests,
+    /// close idle connections; returns when
     /// every worker is done or `timeout` has passed.
     public func drain(timeout: Duration) {
         draining.store(true, ordering: .relaxed)

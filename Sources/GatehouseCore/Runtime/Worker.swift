@@ -88,7 +88,7 @@ public final class Worker: @unchecked Sendable {
 
     func makeRequestID() -> String { requestIDs.make() }
 
-    /// The client's X-Request-Id when acceptable (SPEC §3), else a new one.
+    /// The client's X-Request-Id when acceptable (README, "How a request is handled"), else a new one.
     func requestID(for head: RequestHead) -> String {
         if let range = head.headerValue(named: HeaderNames.xRequestID) {
             let acceptable = head.bytes.withUnsafeBytes { RequestIDGenerator.isAcceptable(UnsafeRawBufferPointer(rebasing: $0[range])) }

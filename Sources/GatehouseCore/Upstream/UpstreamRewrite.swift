@@ -1,4 +1,4 @@
-/// How the operation policy changes the request on its way upstream (SPEC §5): a call by name
+/// How the operation policy changes the request on its way upstream (README, "Persisted operations"): a call by name
 /// becomes a POST of the stored document, an AEM call a GET of its persisted-query URL, and a
 /// body read for inspection is sent with a Content-Length.
 struct UpstreamRewrite {

@@ -63,7 +63,7 @@ enum CommandLineInterface {
         }
     }
 
-    /// SPEC §1: --config, then $GATEHOUSE_CONFIG, then config/gatehouse.yaml.
+    /// --config (README, "Command line and signals"), then $GATEHOUSE_CONFIG, then config/gatehouse.yaml.
     static func configPath(_ options: Options) -> String {
         options.value("--config") ?? FileSystem.environment["GATEHOUSE_CONFIG"] ?? "config/gatehouse.yaml"
     }

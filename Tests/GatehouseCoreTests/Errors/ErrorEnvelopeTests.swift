@@ -3,7 +3,7 @@ import GatehouseIO
 import Testing
 @testable import GatehouseCore
 
-/// SPEC §4: one envelope shape, one status per kind, retryable for 429/502/503/504.
+/// README, "The error envelope": one envelope shape, one status per kind, retryable for 429/502/503/504.
 struct ErrorEnvelopeTests {
     static let table: [(GatewayError.Kind, Int, String, Bool)] = [
         (.badRequest, 400, "BAD_REQUEST", false),

@@ -1,5 +1,5 @@
 """Hop-by-hop abuse (a Connection header naming what the gateway must still send) and spoofed
-forwarding headers (SPEC §3.5)."""
+forwarding headers (README, "How a request is handled")."""
 
 from .model import HOST, KEY, SERVICE_TOKEN, Case, Forwarded, get, post
 

@@ -1,5 +1,5 @@
 """Request framing and smuggling: Content-Length, Transfer-Encoding, chunked coding, trailers,
-bodies where none may be, and Expect: 100-continue (SPEC §3.1)."""
+bodies where none may be, and Expect: 100-continue (README, "How a request is handled")."""
 
 from .model import HOST, KEY, Case, Forwarded, chunked, get, passes, post, refused
 

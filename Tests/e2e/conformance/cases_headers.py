@@ -1,4 +1,4 @@
-"""Header syntax (SPEC §3.1: no whitespace before a colon, no obs-fold, no bare CR or LF, no
+"""Header syntax (README, "How a request is handled": no whitespace before a colon, no obs-fold, no bare CR or LF, no
 control bytes) and underscore spellings of the headers the gateway sets."""
 
 from .model import HOST, Case, Forwarded, get, passes, refused

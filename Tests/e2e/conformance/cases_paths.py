@@ -1,4 +1,4 @@
-"""Path normalization bypasses of the public door (SPEC §3.2): routing happens on the bytes
+"""Path normalization bypasses of the public door (README, "How a request is handled"): routing happens on the bytes
 that are forwarded, so anything another hop could read as a different path is refused.
 
 Doors: /graphql/noauth (exact, public), /graphql (exact, API key), /public/* (prefix, public),

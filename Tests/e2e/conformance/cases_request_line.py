@@ -1,4 +1,4 @@
-"""Request line and target forms, and the Host rules (SPEC §3.1: origin-form only, exactly one
+"""Request line and target forms, and the Host rules (README, "How a request is handled": origin-form only, exactly one
 Host on HTTP/1.1)."""
 
 from .model import HOST, KEY, Case, Forwarded, answered, get, passes, refused

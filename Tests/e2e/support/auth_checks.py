@@ -1,4 +1,4 @@
-"""Requests with credentials, and the checks every refusal must pass (SPEC §3.3, §4, §6).
+"""Requests with credentials, and the checks every refusal must pass (README, "How a request is handled").
 
 A refusal is a 401 (or the stated status) with the exact `WWW-Authenticate` challenge, the
 envelope with code UNAUTHENTICATED from the gateway, nothing at all sent upstream, the token

@@ -1,4 +1,4 @@
-"""The error envelope of SPEC §4, checked field by field."""
+"""The error envelope of README, "The error envelope", checked field by field."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""The operations directory and gateway config the persisted-operation suites share (SPEC §5).
+"""The operations directory and gateway config the persisted-operation suites share (README, "Persisted operations").
 
 Routes, all to the movies upstream's /graphql:
   /graphql  persisted: allow

@@ -1,4 +1,4 @@
-"""Writes gateway configs as block-style YAML (SPEC §2) from plain dicts and lists.
+"""Writes gateway configs as block-style YAML (README, "Configuration") from plain dicts and lists.
 
 Simple words (`none`, `1s`, `/graphql`, `GET`) are written plain, as a person would; every
 other string is double-quoted with JSON escapes, which YAML reads the same way, so values such
