@@ -35,7 +35,7 @@ private func post(_ extra: String) -> String {
     "POST /graphql HTTP/1.1\r\nHost: example.com\r\n\(extra)\r\n"
 }
 
-@Suite("Request head syntax and framing (RFC 9112, README, "How a request is handled")")
+@Suite("Request head syntax and framing (RFC 9112, README: How a request is handled)")
 struct RequestHeadParserSyntaxTests {
     static let requestLine: [RequestCase] = [
         RequestCase("minimal GET", get(), .accepted),

@@ -24,7 +24,7 @@ struct ResponseCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("Upstream response heads (RFC 9112 §4, §6.3; README, "How a request is handled")")
+@Suite("Upstream response heads (RFC 9112 §4, §6.3; README: How a request is handled)")
 struct ResponseHeadParserTests {
     static let cases: [ResponseCase] = [
         // Status line

@@ -1,6 +1,6 @@
 """AEM persisted queries called by name: one canonical
 `GET /graphql/execute.json/<aem_config>/<name>;k=v…` per call, pass-through of execute.json
-paths, the injected Authorization, and AEM's HTTP-200 errors mapped (README, "Configuration" upstreams, §5).
+paths, the injected Authorization, and AEM's HTTP-200 errors mapped (README, "Configuration" upstreams, "Persisted operations").
 
 The upstream records the exact request line it received.
 """

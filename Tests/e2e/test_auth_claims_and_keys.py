@@ -1,5 +1,5 @@
 """Claims copied to headers, API keys, routes that accept either credential, and what the
-metrics and the access log record about authentication (README, "Configuration" `auth`, §3.3, §3.5, §6).
+metrics and the access log record about authentication (README, "Configuration" `auth`, "How a request is handled", "Observability").
 """
 
 import pytest

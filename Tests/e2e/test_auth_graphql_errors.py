@@ -1,6 +1,6 @@
 """`map_graphql_errors`: HTTP-200 GraphQL auth errors become the 401/403 envelope with source
 upstream; anything else, and everything when the flag is off, passes through untouched
-(README, "Configuration" routes, §4).
+(README, "Configuration" routes, "The error envelope").
 """
 
 import json

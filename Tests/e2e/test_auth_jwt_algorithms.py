@@ -1,4 +1,4 @@
-"""JWTs minted outside Gatehouse open the door for every supported algorithm (README, "Configuration" `auth`, §3.3).
+"""JWTs minted outside Gatehouse open the door for every supported algorithm (README, "Configuration" `auth`, "How a request is handled").
 
 Keys are generated at test time, published in a JWK Set file; `kid` picks the key, and a token
 without `kid` is checked only against the key without one.

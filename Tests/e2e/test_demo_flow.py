@@ -1,5 +1,5 @@
 """`gatehouse demo` end to end: log in on the public door, use the token on the authenticated
-door, and be refused without one or with an expired one (README, "Command line and signals" `demo`, §3.3, §6; README walk).
+door, and be refused without one or with an expired one (README, "Command line and signals" `demo`, "How a request is handled", "Observability"; README walk).
 
 The demo binds its backend on 127.0.0.1:9399 and its admin listener on 127.0.0.1:9901; the
 module is skipped when either port is taken. Tokens are signed with $GATEHOUSE_DEMO_SECRET.

@@ -1,4 +1,4 @@
-"""Size limits (414, 431, 413) and client timeouts (408, idle close) (README, "Configuration" server, §4)."""
+"""Size limits (414, 431, 413) and client timeouts (408, idle close) (README, "Configuration" server, "The error envelope")."""
 
 import threading
 import time

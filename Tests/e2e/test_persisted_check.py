@@ -1,5 +1,5 @@
 """`gatehouse check` on an operations directory: every problem at once, each as
-`operations.dir: <file>:<line>:<col>: message`, exit 1 (README, "Command line and signals" `check`, §2, §5).
+`operations.dir: <file>:<line>:<col>: message`, exit 1 (README, "Command line and signals" `check`, "Configuration", "Persisted operations").
 """
 
 import re

@@ -1,6 +1,6 @@
 """Slow clients: slowloris on the head and on the body gets 408 at the deadline, which trickles
 never extend, while other clients are served; a client that never reads a large response is cut
-off at the route timeout and the upstream connection is released (README, "Configuration" server, §3 timeouts)."""
+off at the route timeout and the upstream connection is released (README, "Configuration" server, "How a request is handled")."""
 
 import select
 import socket

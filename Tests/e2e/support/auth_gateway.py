@@ -1,4 +1,4 @@
-"""The keys, JWK Set and gateway config the auth suites share (README, "Configuration" `auth`, §3.3).
+"""The keys, JWK Set and gateway config the auth suites share (README, "Configuration" `auth`, "How a request is handled").
 
 Providers:
   user-jwt     RS256/384/512, PS256, ES256, ES384 from a JWK Set file; issuer, audience,
