@@ -9,26 +9,13 @@ from pathlib import Path
 
 import pod_parts as parts
 
-# The shared-redis overlay's config uses `stores:` (and the rate limits and the cache on them),
-# which this gateway does not accept yet (stores and the cache are not built): until it does, `gatehouse check` must fail with exactly
-# these lines and no others. When the store lands the check passes, and then this expectation is
-# reported as stale: delete it (and the `expected_errors` argument) so the overlay is checked
-# like the base.
-SHARED_REDIS_ERRORS_UNTIL_STORES_LAND = {
-    "stores: unknown key",
-    "cache: unknown key",
-    'routes[0].rate_limit[0].store: unknown store "shared" (expected "memory")',
-    "routes[2].cache: unknown key",
-}
-
 # What the shared-redis overlay may add to the base config, and nothing else.
 STORE_TOP_LEVEL_KEYS = ("stores", "cache")
 STORE_ROUTE_KEYS = ("rate_limit", "cache")
 
 
-def check(resources: list, gatehouse: str, expected_errors=None) -> list:
-    """Problems with the layout's config; `expected_errors` is the exact set of `check` lines
-    tolerated while a feature the config uses is still missing from the gateway."""
+def check(resources: list, gatehouse: str) -> list:
+    """Problems with the layout's config, as `gatehouse check` reports them."""
     with tempfile.TemporaryDirectory(prefix="gatehouse-config-") as root:
         config_path, env = _lay_out(resources, Path(root))
         result = subprocess.run([gatehouse, "check", "--config", str(config_path)],
@@ -36,17 +23,7 @@ def check(resources: list, gatehouse: str, expected_errors=None) -> list:
                                 stdin=subprocess.DEVNULL)
     lines = {line.strip() for line in (result.stdout + result.stderr).splitlines() if line.strip()}
     lines = {line.replace(root, "<mount>") for line in lines}
-    if expected_errors is None:
-        return [] if result.returncode == 0 else [f"gatehouse check failed: {line}" for line in sorted(lines)]
-    if result.returncode == 0:
-        return ["gatehouse check now passes: the expected errors are stale; remove them "
-                "(SHARED_REDIS_ERRORS_UNTIL_STORES_LAND in deploy/tools/config_checks.py)"]
-    if result.returncode == 1 and lines == expected_errors:
-        print("    expected until stores land: " + "; ".join(sorted(lines)))
-        return []
-    return [f"gatehouse check (exit {result.returncode}) printed other lines than the expected "
-            f"ones: unexpected {sorted(lines - expected_errors)}, "
-            f"missing {sorted(expected_errors - lines)}"]
+    return [] if result.returncode == 0 else [f"gatehouse check failed: {line}" for line in sorted(lines)]
 
 
 def store_additions_problems(base: list, overlay: list) -> list:
@@ -82,7 +59,17 @@ def _lay_out(resources: list, root: Path):
         raise LookupError(f"the gateway does not mount ConfigMap {parts.CONFIG_MAP}")
     arguments = gateway.get("args", [])
     config_in_pod = arguments[arguments.index("--config") + 1]
-    return Path(config_in_pod.replace(mount_path + "/", f"{root}/")), _environment(resources, gateway)
+    environment = _environment(resources, gateway)
+    # The layout's Service names resolve inside the cluster only: here they stand for loopback,
+    # through the gateway's hosts-file hook (README, "Upstream endpoints and resilience").
+    hosts = root / "hosts"
+    hosts.write_text("".join(f"127.0.0.1 {name}\n" for name in _service_names(resources)))
+    environment["GATEHOUSE_HOSTS_FILE"] = str(hosts)
+    return Path(config_in_pod.replace(mount_path + "/", f"{root}/")), environment
+
+
+def _service_names(resources: list) -> list:
+    return [resource["metadata"]["name"] for resource in resources if resource.get("kind") == "Service"]
 
 
 def _environment(resources: list, gateway: dict) -> dict:

@@ -28,7 +28,7 @@ final class CompiledStore: Sendable {
         var stores: [CompiledStore] = []
         var issues: [ConfigIssue] = []
         for store in config.stores {
-            guard let address = SocketAddress.resolve(host: store.url.host, port: store.url.port) else {
+            guard let address = SystemHostResolver().resolve(host: store.url.host, port: store.url.port).first else {
                 issues.append(ConfigIssue(path: "stores.\(store.name).url", message: "cannot resolve host \"\(store.url.host)\""))
                 continue
             }
