@@ -10,7 +10,7 @@ actor TokenStore {
 
 /// Every demo operation through the generated client against `gatehouse demo`: public ones
 /// without a token, the others with the token `createUserToken` returned; a missing token is
-/// `isUnauthenticated`; a 429 carries `retryAfter`.
+/// `isUnauthenticated`; fetch policies reach the gateway's cache; a 429 carries `retryAfter`.
 struct DemoRoundTrip {
     let port: Int
     let rateLimitedPort: Int?
@@ -66,7 +66,16 @@ struct DemoRoundTrip {
         await checks.run("serverOnly is a plain call to the backend") {
             try await !client.appsetting(fetchPolicy: .serverOnly).appsetting.cdnUrl.isEmpty
         }
-        checks.skip("cacheOnly answered from the gateway cache", reason: "the gateway has no response cache yet")
+        // The demo's /ops/* route caches: a cache-only call before anything is stored misses,
+        // one after a call that stored the answer is served from the gateway's cache.
+        await checks.expectError("cacheOnly before anything is cached is CACHE_MISS", as: GatehouseError.self, {
+            _ = try await client.getMovieByKey(key: "m2", fetchPolicy: .cacheOnly)
+        }, accept: { $0.code == "CACHE_MISS" && $0.status == 504 && !$0.retryable })
+        await checks.run("cacheOnly after a preferCache call is answered from the cache") {
+            let fetched = try await client.getMovieByKey(key: "m2").getMovieByKey
+            let cached = try await client.getMovieByKey(key: "m2", fetchPolicy: .cacheOnly).getMovieByKey
+            return fetched != nil && cached == fetched
+        }
         await rateLimited()
     }
 
