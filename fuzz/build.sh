@@ -21,12 +21,12 @@ for module in CLinux GatehouseHTTP GatehouseIO GatehouseConfig GatehouseGraphQL 
 done
 
 search=(-I "$BUILD/Modules" -I "$BUILD" -I Sources/CLinux/include -I Sources/COpenSSL -I Sources/CZlib
-        -I Sources/CYAML -Xcc -fmodule-map-file="$BUILD/CLinux.build/module.modulemap")
+        -I Sources/CYAML -I Sources/CHiredis -Xcc -fmodule-map-file="$BUILD/CLinux.build/module.modulemap")
 
 for harness in fuzz/*/Harness.swift; do
     target="$(basename "$(dirname "$harness")")"
     echo "fuzz: building $target" >&2
     swiftc -O -sanitize=fuzzer -parse-as-library -module-name "Fuzz_${target//-/_}" \
-        "${search[@]}" "$harness" "${objects[@]}" -lssl -lcrypto -lz -lyaml \
+        "${search[@]}" "$harness" "${objects[@]}" -lssl -lcrypto -lz -lyaml -lhiredis \
         -o "$OUT/bin/$target"
 done

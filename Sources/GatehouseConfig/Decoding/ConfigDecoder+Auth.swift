@@ -53,7 +53,6 @@ extension ConfigDecoder {
     // MARK: - type: jwt
 
     private func jwtProvider(_ map: inout MappingReader) -> JWTProviderConfig? {
-        let path = map.path
         var jwt = JWTProviderConfig()
         var isValid = true
 
