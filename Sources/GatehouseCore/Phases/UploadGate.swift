@@ -7,8 +7,11 @@ import GatehouseHTTP
 enum UploadGate {
     static func check(_ exchange: Exchange, _ route: CompiledRoute) -> GatewayError? {
         let head = exchange.head
+        // Every request with a Content-Type passes here: compared in place, without a copy.
         guard let type = head.headerValue(named: HeaderNames.contentType),
-              MultipartBoundary.isMultipart(head.bytes[type]) else { return nil }
+              head.bytes.withUnsafeBytes({
+                  HeaderNames.asciiCaseInsensitiveHasPrefix(UnsafeRawBufferPointer(rebasing: $0[type]), "multipart/")
+              }) else { return nil }
         guard route.config.uploads != nil else {
             return GatewayError(.badRequest, "Multipart request bodies are accepted only on upload routes.")
         }

@@ -13,9 +13,31 @@ enum StreamedResponse {
         mediaType == eventStream || mediaType == multipartMixed
     }
 
+    /// Looked at for every response, so compared in place: no copy of the header value.
     static func isStreamed(_ response: ResponseHead) -> Bool {
-        guard let mediaType = mediaType(of: response) else { return false }
-        return isStreamedMediaType(mediaType)
+        guard let range = response.headerValue(named: HeaderNames.contentType) else { return false }
+        return response.bytes.withUnsafeBytes { raw in
+            let value = UnsafeRawBufferPointer(rebasing: raw[range])
+            return hasMediaType(value, eventStream) || hasMediaType(value, multipartMixed)
+        }
+    }
+
+    /// Whether `value` (a Content-Type) names `mediaType` (lowercase): case-insensitively, up to
+    /// parameters and trailing whitespace.
+    private static func hasMediaType(_ value: UnsafeRawBufferPointer, _ mediaType: [UInt8]) -> Bool {
+        guard value.count >= mediaType.count else { return false }
+        for index in 0..<mediaType.count {
+            let byte = value[index]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != mediaType[index] { return false }
+        }
+        for index in mediaType.count..<value.count {
+            switch value[index] {
+            case 0x20, 0x09: continue
+            case UInt8(ascii: ";"): return true
+            default: return false
+            }
+        }
+        return true
     }
 
     /// The response's media type, lowercased, without parameters; nil without a Content-Type.

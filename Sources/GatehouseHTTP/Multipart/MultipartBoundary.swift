@@ -5,10 +5,13 @@ public enum MultipartBoundary {
     static let formDataType = "multipart/form-data"
 
     /// Whether the media type is `multipart/` anything (the gateway refuses those off upload routes).
+    /// Checked on every request with a body type, so without allocating.
     public static func isMultipart(_ contentType: some Collection<UInt8>) -> Bool {
-        let prefix = Array("multipart/".utf8)
-        return contentType.count >= prefix.count && zip(contentType, prefix).allSatisfy { ASCII.lowercased($0) == $1 }
+        contentType.count >= multipartPrefix.count
+            && zip(contentType, multipartPrefix).allSatisfy { ASCII.lowercased($0) == $1 }
     }
+
+    private static let multipartPrefix = Array("multipart/".utf8)
 
     /// The boundary of a `multipart/form-data` type, quoted or not; nil for any other type or a
     /// missing or malformed boundary.
