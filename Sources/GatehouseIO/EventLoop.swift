@@ -124,6 +124,16 @@ public final class EventLoop: @unchecked Sendable {
     /// Ends `run()` after the current iteration; call on the loop's thread (post it from others).
     public func stop() { running = false }
 
+    /// Runs until `stop()` or until `nanoseconds` have passed, whichever comes first (for tests,
+    /// which must not hang when what should stop the loop never happens).
+    public func run(forAtMost nanoseconds: UInt64) {
+        let limit = LoopStopper(self)
+        limit.deadline = MonotonicClock.nanoseconds + nanoseconds
+        scheduleDeadline(limit)
+        run()
+        limit.deadline = 0
+    }
+
     @inline(__always)
     private func dispatch(_ token: UInt64, _ events: EventSet) {
         if token == Self.wakeToken {
@@ -153,4 +163,13 @@ public final class EventLoop: @unchecked Sendable {
             for item in work { item() }
         }
     }
+}
+
+/// Stops its loop when its deadline comes (`EventLoop.run(forAtMost:)`).
+private final class LoopStopper: TimerTarget {
+    var deadline: UInt64 = 0
+    var scheduledDeadline: UInt64 = 0
+    unowned let loop: EventLoop
+    init(_ loop: EventLoop) { self.loop = loop }
+    func deadlineReached(now: UInt64) { loop.stop() }
 }

@@ -27,21 +27,8 @@ import Testing
         return (fds[0], fds[1])
     }
 
-    /// Stops its loop when its deadline comes.
-    final class Stopper: TimerTarget {
-        var deadline: UInt64 = 0
-        var scheduledDeadline: UInt64 = 0
-        unowned let loop: EventLoop
-        init(_ loop: EventLoop) { self.loop = loop }
-        func deadlineReached(now: UInt64) { loop.stop() }
-    }
-
-    /// Runs `loop` until something stops it or `limitNanos` pass (so a broken test cannot hang).
-    static func run(_ loop: EventLoop, for limitNanos: UInt64 = 1_000_000_000) {
-        let stopper = Stopper(loop)
-        stopper.deadline = MonotonicClock.nanoseconds + limitNanos
-        loop.scheduleDeadline(stopper)
-        loop.run()
+    static func run(_ loop: EventLoop, for limitNanos: UInt64 = 2_000_000_000) {
+        loop.run(forAtMost: limitNanos)
     }
 
     @Test func readinessReachesTheHandler() {

@@ -53,20 +53,8 @@ import Testing
                                      seed: 1, board: UpstreamStatusBoard())
     }
 
-    /// Stops its loop when its deadline comes, so a broken test cannot hang.
-    final class Stopper: TimerTarget {
-        var deadline: UInt64 = 0
-        var scheduledDeadline: UInt64 = 0
-        unowned let loop: EventLoop
-        init(_ loop: EventLoop) { self.loop = loop }
-        func deadlineReached(now: UInt64) { loop.stop() }
-    }
-
     static func run(_ loop: EventLoop, for limitNanos: UInt64 = 2_000_000_000) {
-        let stopper = Stopper(loop)
-        stopper.deadline = MonotonicClock.nanoseconds + limitNanos
-        loop.scheduleDeadline(stopper)
-        loop.run()
+        loop.run(forAtMost: limitNanos)
     }
 
     @Test func connectsThenQueuesBeyondMaxConnections() throws {
