@@ -43,7 +43,17 @@ struct HeadScanner {
     func scan(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Outcome {
         let count = buffer.count
         var index = max(start, lineStart)
+        // Whole words of plain line bytes are skipped eight at a time; the word path never steps
+        // over the head limit or the first-line checkpoint, so every verdict is the one the
+        // byte-by-byte path below would reach at the same position.
+        let wordLimit = min(count, headLimitIndex)
         while index < count {
+            let wordEnd = index + Self.wordBytes
+            if wordEnd <= wordLimit, index > firstLineCheckpoint || wordEnd <= firstLineCheckpoint,
+               Self.onlyLineBytes(buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index = wordEnd
+                continue
+            }
             if index >= headLimitIndex { return .headTooLarge }
             if index == firstLineCheckpoint, !hasCarriageReturn(buffer, through: index) {
                 return .firstLineTooLong
@@ -67,6 +77,22 @@ struct HeadScanner {
             index += 2
         }
         return .incomplete(scanned: index)
+    }
+
+    private static let wordBytes = MemoryLayout<UInt64>.size
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// True when none of the word's eight bytes is a control byte (below SP, HTAB included, or
+    /// DEL): the bit trick reports whether any byte is below a bound, or zero, exactly (it may
+    /// misplace which byte, which does not matter here). HTAB and CR send the word to the
+    /// byte path, which accepts the one and handles the other.
+    @inline(__always)
+    private static func onlyLineBytes(_ word: UInt64) -> Bool {
+        let belowSpace = (word &- lowBits &* UInt64(ASCII.space)) & ~word & highBits
+        let delete = word ^ (lowBits &* UInt64(ASCII.delete))
+        let hasDelete = (delete &- lowBits) & ~delete & highBits
+        return belowSpace | hasDelete == 0
     }
 
     /// True when a CR occurs in `lineStart...last`: the first line ended by then.

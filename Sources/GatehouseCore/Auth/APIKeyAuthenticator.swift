@@ -50,7 +50,7 @@ public final class APIKeyAuthenticator: Sendable {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         var length: UInt32 = 0
         let status = digest.withUnsafeMutableBufferPointer { output in
-            EVP_Digest(bytes.baseAddress, bytes.count, output.baseAddress, &length, EVP_sha256(), nil)
+            EVP_Digest(bytes.baseAddress, bytes.count, output.baseAddress, &length, FetchedDigest.sha256, nil)
         }
         guard status == 1, length == UInt32(SHA256_DIGEST_LENGTH) else {
             ERR_clear_error()

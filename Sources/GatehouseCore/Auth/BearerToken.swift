@@ -4,12 +4,11 @@ public enum BearerToken {
     /// the scheme `Bearer` (any case), one space, and a non-empty token68
     /// (`A–Z a–z 0–9 - . _ ~ + /`, then only `=` padding).
     public static func extract(from authorizationValue: UnsafeRawBufferPointer) -> Range<Int>? {
-        let scheme = "bearer".utf8
         let tokenStart = scheme.count + 1
         guard authorizationValue.count > tokenStart else { return nil }
-        for (offset, expected) in scheme.enumerated() {
+        for offset in 0..<scheme.count {
             // ASCII lowercase; letters only, so OR-ing 0x20 cannot turn another byte into a match.
-            guard authorizationValue[offset] | 0x20 == expected else { return nil }
+            guard authorizationValue[offset] | 0x20 == scheme[offset] else { return nil }
         }
         guard authorizationValue[scheme.count] == UInt8(ascii: " ") else { return nil }
         var index = tokenStart
@@ -23,6 +22,9 @@ public enum BearerToken {
         guard index == authorizationValue.count else { return nil }
         return tokenStart..<authorizationValue.count
     }
+
+    /// `bearer` as bytes: indexing a String's UTF-8 view on every request costs more than the scan.
+    private static let scheme: [UInt8] = Array("bearer".utf8)
 
     public static func extract(from authorizationValue: [UInt8]) -> Range<Int>? {
         authorizationValue.withUnsafeBytes { extract(from: $0) }

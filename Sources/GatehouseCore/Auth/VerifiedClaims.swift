@@ -8,13 +8,26 @@ public struct VerifiedClaims: Sendable {
     public let algorithm: JWTAlgorithm
     /// The `kid` of the key that verified the token, when it had one.
     public let keyID: String?
+    /// `exp` in whole Unix seconds (rounded down), when it is a finite number: read once here,
+    /// since every request that reuses a cached verification needs it and parsing the lexeme
+    /// again each time is measurable.
+    public let expiresAt: Int64?
 
     public init(subject: String?, claims: JSONObject, algorithm: JWTAlgorithm, keyID: String?) {
         self.subject = subject
         self.claims = claims
         self.algorithm = algorithm
         self.keyID = keyID
+        if let exp = claims["exp"]?.doubleValue, exp.isFinite, abs(exp) < Self.expiryBound {
+            expiresAt = Int64(exp.rounded(.down))
+        } else {
+            expiresAt = nil
+        }
     }
+
+    /// Past this many seconds an `exp` cannot be held as an Int64 number of seconds; such a token
+    /// never expires in practice, and is treated as having no usable expiry.
+    private static let expiryBound = 9.0e18
 
     /// The claim `name` as header value bytes: strings as they are, numbers as their lexeme,
     /// booleans as `true`/`false`. Anything outside printable ASCII is refused, never cleaned up.

@@ -36,17 +36,22 @@ final class VerifiedTokenCache {
 
     func store(_ token: UnsafeRawBufferPointer, _ claims: VerifiedClaims, now: Int64, leeway: Int64, generation: Int = 0) {
         var validUntil = now + Self.maxAge
-        if let exp = claims.claims["exp"]?.doubleValue, exp.isFinite {
-            validUntil = min(validUntil, Int64(exp.rounded(.down)) + leeway)
-        }
+        if let expiry = claims.expiry(leeway: leeway) { validUntil = min(validUntil, expiry) }
         guard validUntil > now else { return }
         if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
         entries[Self.key(token)] = Entry(token: Array(token), claims: claims, validUntil: validUntil, generation: generation)
     }
 
+    /// A JWT ends in its signature, whose bytes an issuer's key makes unpredictable, so its last
+    /// bytes identify it as well as all of it would (the stored token is compared whole anyway)
+    /// at a fraction of the hashing.
     private static func key(_ token: UnsafeRawBufferPointer) -> Int {
         var hasher = Hasher()
-        hasher.combine(bytes: token)
+        hasher.combine(token.count)
+        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: token.suffix(hashedSuffixBytes)))
         return hasher.finalize()
     }
+
+    /// 32 bytes of base64url: 192 bits of the signature, far beyond any chance collision.
+    private static let hashedSuffixBytes = 32
 }

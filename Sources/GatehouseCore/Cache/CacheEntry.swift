@@ -59,14 +59,53 @@ struct CacheKey: Hashable, Sendable {
 
     init(digest: String) { self.digest = digest }
 
-    /// Each part is length-prefixed, so no two different part lists can make the same bytes.
     init(parts: [[UInt8]]) {
-        var material: [UInt8] = []
-        for part in parts {
-            material.append(contentsOf: String(part.count).utf8)
-            material.append(UInt8(ascii: ":"))
-            material.append(contentsOf: part)
-        }
-        digest = PersistedQueryHash.sha256Hex(material)
+        var material = CacheKeyMaterial()
+        for part in parts { material.append(part) }
+        self.init(material)
     }
+
+    init(_ material: CacheKeyMaterial) {
+        digest = PersistedQueryHash.sha256Hex(material.bytes)
+    }
+}
+
+/// The bytes a cache key digests: each part length-prefixed (`<decimal length>:<bytes>`), so no
+/// two different part lists can make the same bytes. Built in one buffer, without a String
+/// or an array per part: this runs on every cacheable request.
+struct CacheKeyMaterial {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(Self.typicalBytes) }
+
+    mutating func append<Part: Collection<UInt8>>(_ part: Part) {
+        appendLength(part.count)
+        bytes.append(contentsOf: part)
+    }
+
+    /// One part made of pieces joined by NUL (a scope: kind, provider, subject).
+    mutating func append(joining pieces: String...) {
+        var count = pieces.count - 1
+        for piece in pieces { count += piece.utf8.count }
+        appendLength(count)
+        for (index, piece) in pieces.enumerated() {
+            if index > 0 { bytes.append(0) }
+            bytes.append(contentsOf: piece.utf8)
+        }
+    }
+
+    private mutating func appendLength(_ count: Int) {
+        var divisor = 1
+        while divisor <= count / 10 { divisor *= 10 }
+        var rest = count
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Route, upstream, a 64-digit document digest, short variables and a scope.
+    private static let typicalBytes = 256
 }

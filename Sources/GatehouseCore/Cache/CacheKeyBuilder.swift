@@ -14,21 +14,30 @@ enum CacheKeyBuilder {
         case credential(provider: String, digest: String)
 
         var bytes: [UInt8] {
+            var material = CacheKeyMaterial()
+            append(to: &material)
+            return material.bytes
+        }
+
+        func append(to material: inout CacheKeyMaterial) {
             switch self {
-            case .everyone: Array("public".utf8)
-            case .subject(let provider, let subject): Array("subject\u{0}\(provider)\u{0}\(subject)".utf8)
-            case .credential(let provider, let digest): Array("credential\u{0}\(provider)\u{0}\(digest)".utf8)
+            case .everyone: material.append(joining: "public")
+            case .subject(let provider, let subject): material.append(joining: "subject", provider, subject)
+            case .credential(let provider, let digest): material.append(joining: "credential", provider, digest)
             }
         }
     }
 
     static func key(route: String, upstream: String, operation: CacheableOperation, varyValues: [[UInt8]],
                     scope: ScopeMaterial) -> CacheKey {
-        var parts: [[UInt8]] = [Array(route.utf8), Array(upstream.utf8), Array(operation.documentDigest.utf8),
-                                operation.canonicalVariables]
-        parts.append(contentsOf: varyValues)
-        parts.append(scope.bytes)
-        return CacheKey(parts: parts)
+        var material = CacheKeyMaterial()
+        material.append(route.utf8)
+        material.append(upstream.utf8)
+        material.append(operation.documentDigest.utf8)
+        material.append(operation.canonicalVariables)
+        for value in varyValues { material.append(value) }
+        scope.append(to: &material)
+        return CacheKey(material)
     }
 
     /// The scope material for the request, or nil when it cannot be told (a subject scope
@@ -53,7 +62,8 @@ enum CacheKeyBuilder {
 
     /// The values of the `vary` headers (lowercased names), each "name:value" (empty when absent).
     static func varyValues(_ names: [String], head: RequestHead) -> [[UInt8]] {
-        names.map { name in
+        guard !names.isEmpty else { return [] }
+        return names.map { name in
             var part = Array(name.utf8)
             part.append(UInt8(ascii: ":"))
             if let field = head.headers.first(where: { equalsIgnoringCase(head.bytes[$0.name], name.utf8) }) {

@@ -1,3 +1,5 @@
+import GatehouseIO
+
 /// A response the cache answers with instead of the upstream, and how it came to be (its
 /// `Cache-Status`, RFC 9211).
 struct CachedReply {
@@ -15,11 +17,17 @@ struct CachedReply {
     let entry: CacheEntry
     let kind: Kind
 
-    func cacheStatus(now: UInt64) -> String {
+    /// The `Cache-Status` value, written in place (every hit writes one).
+    func writeCacheStatus(into output: inout ByteBuffer, now: UInt64) {
         switch kind {
-        case .hit, .staleWhileRevalidate: "gatehouse; hit; ttl=\(entry.ttlSeconds(at: now))"
-        case .collapsed: "gatehouse; fwd=miss; collapsed"
-        case .staleOnError(let status): "gatehouse; fwd=stale; fwd-status=\(status)"
+        case .hit, .staleWhileRevalidate:
+            output.append("gatehouse; hit; ttl=")
+            output.append(decimal: entry.ttlSeconds(at: now))
+        case .collapsed:
+            output.append("gatehouse; fwd=miss; collapsed")
+        case .staleOnError(let status):
+            output.append("gatehouse; fwd=stale; fwd-status=")
+            output.append(decimal: status)
         }
     }
 }

@@ -26,7 +26,7 @@ extension Exchange {
             connection.output.append("\r\n")
         }
         connection.output.append("Cache-Status: ")
-        connection.output.append(string: reply.cacheStatus(now: now))
+        reply.writeCacheStatus(into: &connection.output, now: now)
         connection.output.append("\r\nAge: ")
         connection.output.append(decimal: entry.ageSeconds(at: now))
         connection.output.append(entry.isPublic ? "\r\nCache-Control: public, max-age=" : "\r\nCache-Control: private, max-age=")

@@ -56,6 +56,11 @@ final class Exchange {
         case input(length: Int)
         /// Read whole: in memory, or spooled to a temporary file.
         case buffer(RequestBodyBuffer, sent: Int)
+
+        var isNone: Bool {
+            if case .none = self { return true }
+            return false
+        }
     }
 
     /// `Expect: 100-continue`.
@@ -103,6 +108,9 @@ final class Exchange {
     var tokenQueryParameter: Range<Int>?
     /// What the operation policy changed about the upstream request.
     var rewrite: UpstreamRewrite?
+    /// The operation as the cache identifies it, when the policy phase already knew it (a GET
+    /// call translated before: `PreparedCallMemo`).
+    var identifiedOperation: CacheableOperation?
     var deadlines = ExchangeDeadlines()
     var bodyRate: BodyRateMeter?
 

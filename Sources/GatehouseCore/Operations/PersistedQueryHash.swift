@@ -6,12 +6,12 @@ enum PersistedQueryHash {
     static func sha256Hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         let hashed: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, nil, EVP_sha256(), nil) == 1
+            EVP_Digest(buffer.baseAddress, buffer.count, &digest, nil, FetchedDigest.sha256, nil) == 1
         }
         if hashed == nil {
             let copy = Array(bytes)
             _ = copy.withUnsafeBufferPointer { buffer in
-                EVP_Digest(buffer.baseAddress, buffer.count, &digest, nil, EVP_sha256(), nil)
+                EVP_Digest(buffer.baseAddress, buffer.count, &digest, nil, FetchedDigest.sha256, nil)
             }
         }
         return hex(digest)
@@ -39,14 +39,19 @@ enum PersistedQueryHash {
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
 
+    /// Written straight into the string's storage: digests are taken per request (cache keys).
     private static func hex(_ digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(digest.count * 2)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        String(unsafeUninitializedCapacity: digest.count * 2) { text in
+            for (index, byte) in digest.enumerated() {
+                text[2 * index] = hexDigit(byte >> 4)
+                text[2 * index + 1] = hexDigit(byte & 0x0F)
+            }
+            return digest.count * 2
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -44,6 +44,7 @@ enum CachePhase {
     }
 
     private static func identify(_ exchange: Exchange) -> CacheableOperation? {
+        if let known = exchange.identifiedOperation { return known }
         let head = exchange.head
         let method: OperationPolicy.RequestMethod = switch head.methodKind {
         case .get: .get

@@ -12,6 +12,15 @@ enum OperationPolicyPhase {
         case .post: method = .post
         default: method = .other
         }
+        let memo = method == .get && exchange.body.isNone && exchange.snapshot === exchange.worker.snapshot
+            ? exchange.worker.preparedCalls : nil
+        if let memo, let call = head.bytes.withUnsafeBytes({
+            memo.lookup(route: route.index, target: UnsafeRawBufferPointer(rebasing: $0[head.target]))
+        }) {
+            exchange.rewrite = call.rewrite
+            exchange.identifiedOperation = call.operation
+            return .next
+        }
         var remainder: String?
         if route.isPrefix { remainder = head.string(head.path.lowerBound + route.matchBytes.count..<head.path.upperBound) }
         let query = head.query.map { head.bytes[$0] }
@@ -30,6 +39,23 @@ enum OperationPolicyPhase {
         case .refuse(let error):
             return .respond(error)
         }
+        if let memo, let rewrite = exchange.rewrite { remember(rewrite, in: memo, exchange, route) }
         return .next
+    }
+
+    /// Keeps a GET call's translation, with the operation the cache would identify from it.
+    private static func remember(_ rewrite: UpstreamRewrite, in memo: PreparedCallMemo, _ exchange: Exchange,
+                                 _ route: CompiledRoute) {
+        let head = exchange.head
+        var operation: CacheableOperation?
+        if route.cache != nil || !route.invalidations.isEmpty {
+            operation = CacheableOperation.identify(rewrite: rewrite, method: .get, query: head.query.map { head.bytes[$0] },
+                                                    body: nil, registry: exchange.snapshot.registry)
+            exchange.identifiedOperation = operation
+        }
+        head.bytes.withUnsafeBytes {
+            memo.store(route: route.index, target: UnsafeRawBufferPointer(rebasing: $0[head.target]),
+                       PreparedCallMemo.Call(rewrite: rewrite, operation: operation))
+        }
     }
 }

@@ -15,7 +15,7 @@ enum WebSocketAccept {
         input.append(contentsOf: guid.utf8)
         var digest = [UInt8](repeating: 0, count: sha1DigestBytes)
         input.withUnsafeBytes { bytes in
-            _ = EVP_Digest(bytes.baseAddress, bytes.count, &digest, nil, EVP_sha1(), nil)
+            _ = EVP_Digest(bytes.baseAddress, bytes.count, &digest, nil, FetchedDigest.sha1, nil)
         }
         var encoded = [UInt8](repeating: 0, count: encodedBytes + 1)
         _ = EVP_EncodeBlock(&encoded, digest, Int32(sha1DigestBytes))

@@ -24,6 +24,8 @@ public final class Worker: @unchecked Sendable {
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private(set) var isDraining = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
+    /// GET calls already translated under the current snapshot.
+    let preparedCalls = PreparedCallMemo()
     /// Requests waiting for a remote key refetch (`KeyWaitList`).
     lazy var keyWaits = KeyWaitList(loop: loop)
     /// This worker's connections to the shared stores (`Stores/WorkerStores.swift`).
@@ -72,6 +74,7 @@ public final class Worker: @unchecked Sendable {
         groupsByKey = kept
         routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
         tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
+        preparedCalls.removeAll()  // routes and held operations may have changed
         stores.install(newer.stores)
     }
 

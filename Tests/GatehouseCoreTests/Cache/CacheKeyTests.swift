@@ -64,6 +64,26 @@ struct CacheKeyTests {
         #expect(again == base)
     }
 
+    @Test func materialIsLengthPrefixedParts() {
+        var material = CacheKeyMaterial()
+        material.append(Array("ab".utf8))
+        material.append([UInt8]())
+        material.append(Array(repeating: UInt8(ascii: "x"), count: 10))
+        material.append(joining: "subject", "p", "42")
+        #expect(material.bytes == Array("2:ab0:10:xxxxxxxxxx12:subject\u{0}p\u{0}42".utf8))
+    }
+
+    @Test func builderDigestsTheSamePartsAsAPartList() {
+        let operation = Self.operation()
+        let built = CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: operation,
+                                        varyValues: [Array("accept-language:de".utf8)],
+                                        scope: .subject(provider: "users", subject: "42"))
+        let listed = CacheKey(parts: [Array("/ops/*".utf8), Array("app".utf8), Array(operation.documentDigest.utf8),
+                                      operation.canonicalVariables, Array("accept-language:de".utf8),
+                                      Array("subject\u{0}users\u{0}42".utf8)])
+        #expect(built == listed)
+    }
+
     @Test func subjectsOfTwoProvidersDiffer() {
         let a = CacheKeyBuilder.ScopeMaterial.subject(provider: "one", subject: "42").bytes
         let b = CacheKeyBuilder.ScopeMaterial.subject(provider: "two", subject: "42").bytes
