@@ -3,9 +3,10 @@ JWT routes refuse a request without a valid token. A failed check stops the run,
 wrong answers mean nothing."""
 
 import http.client
+import time
 from dataclasses import dataclass
 
-from .fixtures import BODY_PATHS, CHECK_PATH, HS_PATH, INJECTED_HEADER_VALUE, RS_PATH, Credentials
+from .fixtures import BODY_PATHS, CHECK_PATH, HS_PATH, INJECTED_HEADER_VALUE, RS_PATH, RS_REMOTE_PATH, Credentials
 from .peers import Target
 
 REQUEST_BODY = b'{"query":"query appsetting { appsetting { cdnUrl minVersion } }","variables":{}}'
@@ -29,6 +30,19 @@ def post(port: int, path: str, authorization: str | None = None) -> Answer:
         return Answer(response.status, response.getheader("Content-Type", ""), response.read())
     finally:
         connection.close()
+
+
+# A route with a jwks_url answers 503 until its first key fetch has landed (just after start).
+KEY_FETCH_WAIT_SECONDS = 5.0
+
+
+def post_once_keys_arrive(port: int, path: str, authorization: str) -> Answer:
+    deadline = time.monotonic() + KEY_FETCH_WAIT_SECONDS
+    while True:
+        answer = post(port, path, authorization)
+        if answer.status != 503 or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.1)
 
 
 def check_targets(targets: list[Target], bodies: dict[str, str], credentials: Credentials,
@@ -64,4 +78,7 @@ def check_targets(targets: list[Target], bodies: dict[str, str], credentials: Cr
         expect(target, f"POST {RS_PATH} with the HS256 token", post(port, RS_PATH, hs), 401)
         tampered = credentials.rs_token[:-4] + ("AAAA" if not credentials.rs_token.endswith("AAAA") else "BBBB")
         expect(target, f"POST {RS_PATH} with a bad signature", post(port, RS_PATH, f"Bearer {tampered}"), 401)
+        if target.name == "gatehouse":
+            expect(target, f"POST {RS_REMOTE_PATH} with RS256 token (keys from the URL)",
+                   post_once_keys_arrive(port, RS_REMOTE_PATH, rs), 200, bodies["100B"].encode())
     return problems

@@ -14,6 +14,9 @@ BODY_PATHS = {"100B": "/small", "8KiB": "/8k", "64KiB": "/64k"}
 BODY_SIZES = {"100B": 100, "8KiB": 8 * 1024, "64KiB": 64 * 1024}
 HS_PATH = "/hs/small"
 RS_PATH = "/rs/small"
+# The RS256 route whose keys Gatehouse fetches from a URL (the upstream serves the same JWKS).
+RS_REMOTE_PATH = "/rs-remote/small"
+JWKS_URL_PATH = "/jwks.json"
 CHECK_PATH = "/check"
 INJECTED_HEADER_VALUE = "secret"
 RS_KEY_ID = "bench-rsa"

@@ -67,6 +67,9 @@ class Peers:
         if settings.credentials:
             self._common.update(HS_SECRET=settings.credentials.hs_secret,
                                 JWKS_FILE=settings.credentials.jwks_file)
+        else:
+            # The upstream's /jwks.json location names a file; without credentials it answers 404.
+            self._common.update(JWKS_FILE=Path(settings.work_dir) / "no-credentials-jwks.json")
         (self.upstream_port,) = free_ports(1)
         # haproxy needs two descriptors per connection plus a few of its own.
         self.haproxy_max_connections = min(settings.max_connections, (settings.fd_limit - 64) // 2)

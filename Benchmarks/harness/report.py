@@ -75,6 +75,8 @@ def ratios(report: Report) -> list[tuple[str, float]]:
         for algorithm in ("HS256", "RS256"):
             add(f"JWT req/s {proxy} {algorithm}/none", _ratio(_rps(report, "jwt", "100B", f"{proxy} {algorithm}"),
                                                              _rps(report, "jwt", "100B", f"{proxy} none")))
+    add("JWT req/s gatehouse RS256 remote keys/none", _ratio(_rps(report, "jwt", "100B", "gatehouse RS256 remote keys"),
+                                                            _rps(report, "jwt", "100B", "gatehouse none")))
     for algorithm in ("HS256", "RS256"):
         add(f"JWT req/s gatehouse/haproxy {algorithm}",
             _ratio(_rps(report, "jwt", "100B", f"gatehouse {algorithm}"),
@@ -105,6 +107,8 @@ def goals(report: Report) -> list[Goal]:
     ratio_goal("64KiB: gatehouse req/s ≥ 1.0× nginx", "64KiB req/s gatehouse/nginx", lambda v: v >= 1.0)
     ratio_goal("JWT HS256 route ≥ 0.95× auth: none", "JWT req/s gatehouse HS256/none", lambda v: v >= 0.95)
     ratio_goal("JWT RS256 route ≥ 0.85× auth: none", "JWT req/s gatehouse RS256/none", lambda v: v >= 0.85)
+    ratio_goal("JWT RS256 with a remote key set (jwks_url) ≥ 0.97× auth: none",
+               "JWT req/s gatehouse RS256 remote keys/none", lambda v: v >= 0.97)
     ratio_goal("workers: 2 CPU µs/req within 10% of 1 worker", "workers CPU µs/req 2/1", lambda v: v <= 1.10)
 
     idle = next((item for item in report.idle if item.label == "gatehouse"), None)

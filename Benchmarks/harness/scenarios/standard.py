@@ -2,7 +2,7 @@
 then (full run) JWT routes, one worker against two, and idle keep-alive memory."""
 
 from .. import checks, fixtures, idle, procfs, report
-from ..fixtures import BODY_PATHS, HS_PATH, RS_PATH
+from ..fixtures import BODY_PATHS, HS_PATH, RS_PATH, RS_REMOTE_PATH
 from ..peers import Peers, Target
 from ..rounds import Case, RoundRunner
 from ..tools import log
@@ -78,7 +78,8 @@ def jwt_cases(gatehouse: Target, haproxy: Target, credentials: fixtures.Credenti
     hs, rs = f"Bearer {credentials.hs_token}", f"Bearer {credentials.rs_token}"
     cases = [Case("gatehouse none", gatehouse, BODY_PATHS["100B"]),
              Case("gatehouse HS256", gatehouse, HS_PATH, hs),
-             Case("gatehouse RS256", gatehouse, RS_PATH, rs)]
+             Case("gatehouse RS256", gatehouse, RS_PATH, rs),
+             Case("gatehouse RS256 remote keys", gatehouse, RS_REMOTE_PATH, rs)]
     if haproxy.jwt_port:
         cases += [Case("haproxy none", haproxy, BODY_PATHS["100B"]),
                   Case("haproxy HS256", haproxy, HS_PATH, hs, use_jwt_port=True),

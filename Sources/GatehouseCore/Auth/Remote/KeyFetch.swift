@@ -100,6 +100,9 @@ final class KeyFetch: IOHandler, TimerTarget {
 
     private func connected() {
         guard let tlsContext else {
+            guard url.scheme != .https else {
+                return finish(.failure(KeyFetchError("TLS with \(url.authority): the system trust store could not be loaded")))
+            }
             state = .sending
             return send()
         }

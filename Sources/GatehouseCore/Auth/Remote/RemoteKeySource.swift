@@ -22,7 +22,11 @@ final class RemoteKeySource: Sendable {
 
     let providerName: String
     let config: RemoteKeysConfig
-    let tlsContext: TLSContext?
+    /// Made at start when a fetch will surely need it (an https URL, or a CA file, whose
+    /// problems are then start errors); otherwise on the first https fetch, since loading the
+    /// system trust store costs about 2 MiB that a provider on plain http never uses.
+    private let startTLSContext: TLSContext?
+    private let laterTLSContext = Mutex<TLSContext?>(nil)
     /// Algorithms of the provider, to report a set that serves none of them.
     let algorithms: [JWTAlgorithm]
 
@@ -43,11 +47,28 @@ final class RemoteKeySource: Sendable {
         self.providerName = providerName
         self.config = config
         self.algorithms = algorithms
-        // Always made: discovery may name an https key URL even for an http issuer. Verification
-        // is on, as for upstreams; `tls.ca_file` replaces the system trust store.
-        tlsContext = try TLSContext.client(caFile: config.caFile, verify: true, certFile: nil, keyFile: nil)
+        // Discovery may name an https key URL even for an http issuer, so an http provider may
+        // still need one later. Verification is on, as for upstreams; `tls.ca_file` replaces the
+        // system trust store.
+        let configuredURL: KeyURL = switch config.location {
+        case .url(let url), .discovery(let url): url
+        }
+        startTLSContext = configuredURL.scheme == .https || config.caFile != nil
+            ? try TLSContext.client(caFile: config.caFile, verify: true, certFile: nil, keyFile: nil) : nil
         refresh = Mutex(Refresh(schedule: KeyRefreshSchedule(minInterval: UInt64(config.minRefresh.nanoseconds),
                                                              maxInterval: UInt64(config.maxRefresh.nanoseconds))))
+    }
+
+    /// The context for an https fetch; nil only when the trust store cannot be loaded (the
+    /// fetch then fails rather than going out in plain text).
+    var tlsContext: TLSContext? {
+        if let startTLSContext { return startTLSContext }
+        return laterTLSContext.withLock { context in
+            if context == nil {
+                context = try? TLSContext.client(caFile: nil, verify: true, certFile: nil, keyFile: nil)
+            }
+            return context
+        }
     }
 
     // MARK: - Hot path (cache misses only)
