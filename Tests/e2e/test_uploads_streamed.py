@@ -3,8 +3,8 @@ the multipart request format (operations, map, files) to strawberry's `Upload` s
 raw upstream that counts every byte it gets:
 
 - a 100 MiB file arrives byte for byte (sha256) while the gateway's RSS stays flat, on a route
-  that says `request_buffering: true` (uploads stream anyway) and raises `max_body_bytes` past
-  the server's 10 MiB;
+  that says `request_buffering: true` (uploads stream anyway), has a response `cache` and raises
+  `max_body_bytes` past the server's 10 MiB;
 - an operation the route does not allow is refused before a single byte reaches the upstream;
 - a bad `map` is a 400, too many files or too big a file a 413 (mid-stream: the upstream never
   receives a complete request).
@@ -44,9 +44,10 @@ def gateway(module_gateways, graphql_upstream, raw_upstream):
             upstreams={"app": {"url": f"{graphql_upstream.url}/graphql", "timeout": "60s"},
                        "raw": {"url": f"{raw_upstream.url}/graphql", "timeout": "10s"}},
             routes=[
-                # request_buffering stays at its default (true): uploads stream whatever it says.
+                # request_buffering stays at its default (true): uploads stream whatever it says;
+                # and a cached route never holds an upload for the cache's look at the body.
                 {"path": "/graphql/upload", "upstream": "app", "auth": "none", "max_body_bytes": "200MiB",
-                 "uploads": uploads},
+                 "cache": {"max_age": "30s"}, "uploads": uploads},
                 {"path": "/raw/only", "upstream": "raw", "auth": "none", "persisted": "only", "uploads": uploads},
                 {"path": "/raw/listed", "upstream": "raw", "auth": "none", "operations": ["uploadFile"],
                  "uploads": uploads},

@@ -109,7 +109,7 @@ extension Exchange {
                     framing = .chunked(decoder, received: received)
                     break pumping
                 case .end(let consumed):
-                    guard inspectUpload(UnsafeRawBufferPointer(start: nil, count: 0), last: true) else { return }
+                    guard inspectUploadEnd() else { return }
                     if streaming { upstream!.output.append(ChunkedEncoder.lastChunk) }
                     connection.input.consume(consumed)
                     bytesIn += consumed
@@ -140,8 +140,9 @@ extension Exchange {
         connection.updateInterest()
     }
 
-    /// Body bytes to the buffer, or to the upstream (re-chunked when the client sent chunks).
-    /// False when the exchange failed (the buffer could not spool).
+    /// Body bytes to the buffer, or to the upstream (re-chunked when the client sent chunks), an
+    /// upload's once its checks passed. False when the exchange failed (the buffer could not
+    /// spool, or the upload was refused).
     @inline(__always)
     private func emit(_ bytes: UnsafeRawBufferPointer, chunked: Bool, last: Bool) -> Bool {
         bodyRate?.record(bytes.count)

@@ -8,14 +8,24 @@ extension Exchange {
     /// Checks body bytes before they go anywhere; `last` when they end the body. False when the
     /// upload was refused (the exchange has failed: a 400 or 413, or an abort once the response
     /// began; an upstream that had the head is dropped before it has a complete request).
+    @inline(__always)
     func inspectUpload(_ bytes: UnsafeRawBufferPointer, last: Bool) -> Bool {
         guard let upload else { return true }
-        if let refusal = upload.feed(bytes) ?? (last ? upload.bodyEnded() : nil) {
-            keepAlive = false
-            fail(refusal)
-            return false
-        }
-        return true
+        return refuseUpload(upload.feed(bytes) ?? (last ? upload.bodyEnded() : nil))
+    }
+
+    /// The last chunk of a chunked body arrived: before the upstream is told, the upload must be
+    /// complete. False when it was refused.
+    func inspectUploadEnd() -> Bool {
+        guard let upload else { return true }
+        return refuseUpload(upload.bodyEnded())
+    }
+
+    private func refuseUpload(_ refusal: GatewayError?) -> Bool {
+        guard let refusal else { return true }
+        keepAlive = false
+        fail(refusal)
+        return false
     }
 
     /// While the preamble is being read: it is complete, the phases may look at it.
