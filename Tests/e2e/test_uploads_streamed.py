@@ -20,6 +20,7 @@ import pytest
 from support.envelope import assert_envelope
 from support.gateway import base_config
 from support.process_memory import MIB, ResidentSampler, peak_resident_bytes, resident_bytes
+from support.raw_http import RawClient
 from support.raw_upstream import respond
 
 pytestmark = pytest.mark.slow
@@ -210,3 +211,33 @@ def test_a_multipart_request_without_the_csrf_header_is_400(gateway, graphql_ups
                                [("0", file_of(tmp_path, "f.bin", 10))], headers=(), tmp_path=tmp_path)
     assert_curl_envelope(answer, 400, "BAD_REQUEST")
     assert [r for r in graphql_upstream.requests() if r["path"] == "/graphql"] == []
+
+
+# MARK: - Small uploads, whole in one write
+
+
+def multipart_body(boundary, parts):
+    """parts: (name, filename or None, bytes)."""
+    out = b""
+    for name, filename, data in parts:
+        disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename else "")
+        out += f"--{boundary}\r\nContent-Disposition: {disposition}\r\n\r\n".encode() + data + b"\r\n"
+    return out + f"--{boundary}--\r\n".encode()
+
+
+@pytest.mark.parametrize("framing", ["length", "chunked"])
+def test_a_small_upload_sent_in_one_write_then_a_second_request_on_the_connection(gateway, framing):
+    boundary = "gatehouse-e2e"
+    data = os.urandom(3000)
+    body = multipart_body(boundary, [("operations", None, operations().encode()), ("map", None, MAP.encode()),
+                                     ("0", "s.bin", data)])
+    headers = [("Content-Type", f"multipart/form-data; boundary={boundary}"), ("Apollo-Require-Preflight", "true")]
+    if framing == "chunked":
+        headers.append(("Transfer-Encoding", "chunked"))
+        body = b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n"
+    with RawClient(gateway.port) as client:
+        for _ in range(2):  # the connection stays open after a complete upload
+            client.request("POST", "/graphql/upload", headers=headers, body=body)
+            response = client.read_response(method="POST")
+            assert response.status == 200, response.body[:300]
+            assert response.json()["data"]["uploadFile"]["sha256"] == hashlib.sha256(data).hexdigest()
