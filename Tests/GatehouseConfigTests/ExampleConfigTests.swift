@@ -28,8 +28,11 @@ import Testing
         #expect(config.upstreams.map(\.name) == ["app", "content"])
         #expect(config.auth.map(\.name) == ["user-jwt", "service-jwt", "firebase-users", "corp-sso", "app-keys"])
         #expect(config.routes.map(\.path) == ["/graphql/noauth", "/graphql", "/ops/*", "/internal/graphql", "/content/*",
-                                              "/graphql/ws"])
-        #expect(config.routes.last?.websocket == WebSocketConfig())
+                                              "/graphql/ws", "/graphql/upload"])
+        #expect(config.routes.first { $0.path == "/graphql/ws" }?.websocket == WebSocketConfig())
+        let upload = try #require(config.routes.last)
+        #expect(upload.uploads == UploadsConfig(maxFiles: 10, maxFileSize: 100 * 1024 * 1024))
+        #expect(upload.maxBodyBytes == 200 * 1024 * 1024)
         #expect(config.operations == OperationsConfig(dir: "config/operations"))
     }
 

@@ -28,6 +28,14 @@ import Testing
         #expect(config.routes[1].maxBodyBytes == 200 * 1024 * 1024)
     }
 
+    /// Uploads stream whatever `request_buffering` says, so an upload route may leave it at true.
+    @Test func uploadsLoadWithBufferingLeftOn() throws {
+        let yaml = ConfigTestSupport.withRoutes("[{path: /u, upstream: app, auth: none, uploads: {}}]")
+        let config = try #require(ConfigTestSupport.config(yaml))
+        #expect(config.routes[0].requestBuffering)
+        #expect(config.routes[0].uploads == UploadsConfig())
+    }
+
     @Test func defaults() throws {
         let yaml = ConfigTestSupport.withRoutes("[{path: /ws, upstream: app, auth: user-keys, websocket: {}}]")
         let config = try #require(ConfigTestSupport.config(yaml))
@@ -66,8 +74,6 @@ import Testing
                       "routes[0].websocket.close_on_expiry: expected true or false, got the quoted string \"yes\""),
         BadConfigCase("websocket without GET", ConfigTestSupport.withRoutes("[{path: /ws, methods: [POST], upstream: app, auth: none, websocket: {}}]"),
                       "routes[0].websocket: a WebSocket handshake is a GET; add GET to methods"),
-        BadConfigCase("uploads with buffering", ConfigTestSupport.withRoutes("[{path: /u, upstream: app, auth: none, uploads: {}}]"),
-                      "routes[0].uploads: uploads are streamed; set request_buffering: false on this route"),
         BadConfigCase("zero max_files", ConfigTestSupport.withRoutes("[{path: /u, upstream: app, auth: none, request_buffering: false, uploads: {max_files: 0}}]"),
                       "routes[0].uploads.max_files: must be between 1 and 10000"),
         BadConfigCase("unknown uploads key", ConfigTestSupport.withRoutes("[{path: /u, upstream: app, auth: none, request_buffering: false, uploads: {max_size: 1}}]"),

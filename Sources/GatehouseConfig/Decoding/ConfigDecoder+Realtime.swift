@@ -26,17 +26,15 @@ extension ConfigDecoder {
         return config
     }
 
-    /// Rules across a route's keys: an upgrade is a GET, and uploads stream.
-    func checkRealtimeKeys(_ route: RouteConfig, _ path: String, websocketAt: YAMLMark?, uploadsAt: YAMLMark?) {
+    /// Rules across a route's keys: an upgrade is a GET. (Uploads stream whatever the route's
+    /// `request_buffering` says, so that key is free on an upload route.)
+    func checkRealtimeKeys(_ route: RouteConfig, _ path: String, websocketAt: YAMLMark?) {
         if route.websocket != nil, let mark = websocketAt, !route.methods.contains("GET") {
             report(path.appendingKey("websocket"), "a WebSocket handshake is a GET; add GET to methods", at: mark)
         }
         if route.websocket?.connectionInitField != nil, case .none = route.auth, let mark = websocketAt {
             report(path.appendingKey("websocket").appendingKey("token_from"),
                    "connection_init needs the route's auth to verify the token; the route has auth: none", at: mark)
-        }
-        if route.uploads != nil, route.requestBuffering, let mark = uploadsAt {
-            report(path.appendingKey("uploads"), "uploads are streamed; set request_buffering: false on this route", at: mark)
         }
     }
 

@@ -76,9 +76,8 @@ extension ConfigDecoder {
         if let timeout = map.value("stream_idle_timeout", positiveDuration) { route.streamIdleTimeout = timeout }
         let websocketEntry = map.take("websocket")
         route.websocket = websocketEntry.flatMap { websocket($0.value, path.appendingKey("websocket")) }
-        let uploadsEntry = map.take("uploads")
-        route.uploads = uploadsEntry.flatMap { uploads($0.value, path.appendingKey("uploads")) }
-        checkRealtimeKeys(route, path, websocketAt: websocketEntry?.value.mark, uploadsAt: uploadsEntry?.value.mark)
+        route.uploads = map.take("uploads").flatMap { uploads($0.value, path.appendingKey("uploads")) }
+        checkRealtimeKeys(route, path, websocketAt: websocketEntry?.value.mark)
         let decodedLimits = map.value("rate_limit", rateLimits) ?? []
         route.rateLimits = decodedLimits.compactMap(\.limit)
         let cacheEntry = map.take("cache")

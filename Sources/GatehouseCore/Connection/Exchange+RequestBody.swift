@@ -38,8 +38,11 @@ extension Exchange {
             }
         } else {
             requestSide = .buffering(framing)
-            body = .buffer(RequestBodyBuffer(memoryLimit: snapshot.requestBufferBytes, directory: snapshot.tempDirectory),
-                           sent: 0)
+            // An upload's preamble is held by its `UploadStream`, never the whole body.
+            if upload == nil {
+                body = .buffer(RequestBodyBuffer(memoryLimit: snapshot.requestBufferBytes, directory: snapshot.tempDirectory),
+                               sent: 0)
+            }
             sendContinueIfWanted()
         }
         if snapshot.bodyTimeoutNanos > 0 { deadlines.body = loop.now + snapshot.bodyTimeoutNanos }
@@ -76,11 +79,13 @@ extension Exchange {
         }
         if streaming && upstream == nil { return }
         var finished = false
-        pumping: while !connection.input.isEmpty && (!streaming || upstream!.output.readableCount < Self.highWater) {
+        pumping: while !connection.input.isEmpty && (!streaming || upstream!.output.readableCount < Self.highWater)
+                        && !uploadPreambleRead {
             switch framing {
             case .length(let remaining):
                 let n = min(remaining, connection.input.readableCount)
-                guard emit(UnsafeRawBufferPointer(rebasing: connection.input.readable[0..<n]), chunked: false) else { return }
+                guard emit(UnsafeRawBufferPointer(rebasing: connection.input.readable[0..<n]), chunked: false,
+                           last: remaining == n) else { return }
                 connection.input.consume(n)
                 bytesIn += n
                 framing = .length(remaining: remaining - n)
@@ -92,8 +97,9 @@ extension Exchange {
                 switch decoder.decode(connection.input.readable) {
                 case .data(let range, let consumed):
                     let total = received + range.count
-                    if total > snapshot.maxBodyBytes { return bodyTooLarge() }
-                    guard emit(UnsafeRawBufferPointer(rebasing: connection.input.readable[range]), chunked: true) else { return }
+                    if total > maxBodyBytes { return bodyTooLarge() }
+                    guard emit(UnsafeRawBufferPointer(rebasing: connection.input.readable[range]), chunked: true,
+                               last: false) else { return }
                     connection.input.consume(consumed)
                     bytesIn += consumed
                     framing = .chunked(decoder, received: total)
@@ -103,6 +109,7 @@ extension Exchange {
                     framing = .chunked(decoder, received: received)
                     break pumping
                 case .end(let consumed):
+                    guard inspectUploadEnd() else { return }
                     if streaming { upstream!.output.append(ChunkedEncoder.lastChunk) }
                     connection.input.consume(consumed)
                     bytesIn += consumed
@@ -122,7 +129,7 @@ extension Exchange {
             requestSide = streaming ? .streaming(framing) : .buffering(framing)
         }
         if !streaming {
-            if finished { return bodyBuffered() }
+            if finished || uploadPreambleRead { return bodyBuffered() }
             connection.updateInterest()
             return
         }
@@ -133,11 +140,13 @@ extension Exchange {
         connection.updateInterest()
     }
 
-    /// Body bytes to the buffer, or to the upstream (re-chunked when the client sent chunks).
-    /// False when the exchange failed (the buffer could not spool).
+    /// Body bytes to the buffer, or to the upstream (re-chunked when the client sent chunks), an
+    /// upload's once its checks passed. False when the exchange failed (the buffer could not
+    /// spool, or the upload was refused).
     @inline(__always)
-    private func emit(_ bytes: UnsafeRawBufferPointer, chunked: Bool) -> Bool {
+    private func emit(_ bytes: UnsafeRawBufferPointer, chunked: Bool, last: Bool) -> Bool {
         bodyRate?.record(bytes.count)
+        guard inspectUpload(bytes, last: last) else { return false }
         if case .buffer(let buffer, _) = body, isCollectingBody {
             do {
                 try buffer.append(bytes)
@@ -162,6 +171,9 @@ extension Exchange {
         keepAlive = false
         fail(GatewayError(.payloadTooLarge, "The request body is larger than the gateway accepts."))
     }
+
+    /// `max_body_bytes`: the route's when it sets one (larger or smaller), else the server's.
+    var maxBodyBytes: Int { route?.bodyLimit(server: snapshot.maxBodyBytes) ?? snapshot.maxBodyBytes }
 
     /// Queues what is left of a buffered body towards the upstream, as far as its buffer allows.
     /// Returns true when all of it is queued.

@@ -85,6 +85,7 @@ extension Exchange {
             && isKnownSafeToResend()
         UpstreamRequestWriter.write(exchange: self, into: &connection.output)
         queueBody(on: connection)
+        if upload != nil { queueHeldUploadBytes(on: connection) }
         if keepsCopy { retryProgress.resendPayload = Array(connection.output.readable) }
     }
 

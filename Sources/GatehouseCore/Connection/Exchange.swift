@@ -147,6 +147,8 @@ final class Exchange {
     var cacheCapture: CacheCapture?
     /// A WebSocket handshake on a `websocket` route; nil for every other request.
     var webSocket: WebSocketUpgrade?
+    /// A multipart body on an `uploads` route, checked as it streams (`Exchange+Upload.swift`).
+    var upload: UploadStream?
 
     init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
          headBytes: Int, startedAt: UInt64) {

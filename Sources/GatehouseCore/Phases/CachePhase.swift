@@ -9,7 +9,10 @@ enum CachePhase {
     static let requestStatus = "gatehouse; fwd=request"
 
     static func run(_ exchange: Exchange) -> PhaseResult {
-        guard let route = exchange.route, route.cache != nil || !route.invalidations.isEmpty else { return .next }
+        // An upload (a mutation, its body streamed) is neither cached nor read for `invalidate`.
+        guard let route = exchange.route, route.cache != nil || !route.invalidations.isEmpty, exchange.upload == nil else {
+            return .next
+        }
         if exchange.rewrite?.body == nil, exchange.rewrite?.target == nil, exchange.head.methodKind == .post,
            !exchange.requestSide.isComplete {
             guard exchange.takeBodyFromInputIfComplete() else { return .wait(.requestBody) }

@@ -31,6 +31,7 @@ extension Exchange {
         case .limitBeforeAuth: checkRateLimits(.beforeAuthentication)
         case .limitAfterAuth: checkRateLimits(.afterAuthentication)
         case .authenticate: AuthenticationPhase.run(self)
+        case .uploadPreamble: UploadPreamblePhase.run(self)
         case .operationPolicy: OperationPolicyPhase.run(self)
         case .cache: CachePhase.run(self)
         case .bufferBody: BodyBufferingPhase.run(self)

@@ -1,9 +1,12 @@
 /// Persisted operations, allow-lists and GET translation (README, "Persisted operations"). The
 /// body is read whole first, only on routes whose policy needs to look into it. A WebSocket
-/// handshake carries no operation (they travel inside the socket), so it is not inspected.
+/// handshake carries no operation (they travel inside the socket), so it is not inspected; an
+/// upload's operations were checked by `UploadPreamblePhase`.
 enum OperationPolicyPhase {
     static func run(_ exchange: Exchange) -> PhaseResult {
-        guard let route = exchange.route, route.inspectsRequests, exchange.webSocket == nil else { return .next }
+        guard let route = exchange.route, route.inspectsRequests, exchange.webSocket == nil, exchange.upload == nil else {
+            return .next
+        }
         guard exchange.requestSide.isComplete || exchange.takeBodyFromInputIfComplete() else { return .wait(.requestBody) }
         let head = exchange.head
         let method: OperationPolicy.RequestMethod

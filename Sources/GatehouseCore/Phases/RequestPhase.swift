@@ -3,15 +3,18 @@
 /// none touches a socket. The limit and cache slots pass every request on routes without
 /// `rate_limit` or `cache`.
 enum RequestPhase: Int, CaseIterable, Equatable {
-    /// Body framing against the limits (`max_body_bytes`, no body on GET/HEAD, `Expect`).
+    /// Body framing (no body on GET/HEAD, `Expect`).
     case framing
-    /// Path rules, then the most specific route, then its methods.
+    /// Path rules, then the most specific route, its methods and its `max_body_bytes`.
     case route
     /// Rate limits keyed before authentication (`ip`, `header:`, `route`).
     case limitBeforeAuth
     case authenticate
     /// Rate limits keyed on who the caller is (`subject`, `api_key`).
     case limitAfterAuth
+    /// Uploads: reads the multipart preamble (`operations`, `map`) and checks it against the
+    /// route's operation policy before any upstream is taken; the files stream after it.
+    case uploadPreamble
     /// Persisted operations, allow-lists, GET translation (reads the body when the route needs it).
     case operationPolicy
     case cache

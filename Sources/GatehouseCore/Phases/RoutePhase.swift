@@ -16,6 +16,7 @@ enum RoutePhase {
             guard route.allows(method: UnsafeRawBufferPointer(rebasing: raw[head.method])) else {
                 return .respond(GatewayError(.methodNotAllowed(allow: route.allow), "This method is not allowed on this route."))
             }
+            if let refusal = FramingPhase.checkDeclaredLength(exchange) { return .respond(refusal) }
             if let config = route.webSocket, let refusal = exchange.prepareWebSocket(config) { return .respond(refusal) }
             if head.framing != .none, let refusal = UploadGate.check(exchange, route) { return .respond(refusal) }
             return .next

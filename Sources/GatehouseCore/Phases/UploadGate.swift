@@ -3,7 +3,8 @@ import GatehouseHTTP
 /// Multipart bodies (GraphQL uploads) at the route phase: `multipart/*` is accepted only on routes
 /// with `uploads`, and there only with a header a browser cannot send cross-site without a
 /// preflight (`Apollo-Require-Preflight` or `X-Apollo-Operation-Name`), since a plain HTML form
-/// can post `multipart/form-data` anywhere (the CSRF rule Apollo Server applies).
+/// can post `multipart/form-data` anywhere (the CSRF rule Apollo Server applies). An admitted
+/// upload gets its `UploadStream`, which checks the body as it streams.
 enum UploadGate {
     static func check(_ exchange: Exchange, _ route: CompiledRoute) -> GatewayError? {
         let head = exchange.head
@@ -12,7 +13,7 @@ enum UploadGate {
               head.bytes.withUnsafeBytes({
                   HeaderNames.asciiCaseInsensitiveHasPrefix(UnsafeRawBufferPointer(rebasing: $0[type]), "multipart/")
               }) else { return nil }
-        guard route.config.uploads != nil else {
+        guard let limits = route.config.uploads else {
             return GatewayError(.badRequest, "Multipart request bodies are accepted only on upload routes.")
         }
         guard head.headerValue(named: "apollo-require-preflight") != nil
@@ -20,9 +21,10 @@ enum UploadGate {
             return GatewayError(.badRequest,
                                 "A multipart request must carry Apollo-Require-Preflight or X-Apollo-Operation-Name.")
         }
-        guard MultipartBoundary.formData(head.bytes[type]) != nil else {
+        guard let boundary = MultipartBoundary.formData(head.bytes[type]) else {
             return GatewayError(.badRequest, "An upload must be multipart/form-data with a boundary.")
         }
+        exchange.upload = UploadStream(boundary: boundary, limits: limits)
         return nil
     }
 }

@@ -35,6 +35,8 @@ public final class CompiledRoute: Sendable {
     public let mapGraphQLErrors: Bool
     /// `request_buffering: false`: the body streams upstream as it arrives.
     public let streamsRequestBody: Bool
+    /// The route's own `max_body_bytes`; nil keeps the server's (`bodyLimit(server:)`).
+    let ownMaxBodyBytes: Int?
     /// `rate_limit`, by stage.
     let rateLimits: CompiledRateLimits
     /// `cache`, compiled; nil when the route caches nothing.
@@ -66,6 +68,7 @@ public final class CompiledRoute: Sendable {
             && (config.persisted == .only || config.operations != nil || upstream.config.kind == .aem || registryHasOperations)
         mapGraphQLErrors = config.mapGraphQLErrors
         streamsRequestBody = !config.requestBuffering
+        ownMaxBodyBytes = config.maxBodyBytes
         self.rateLimits = rateLimits
         cache = config.cache.map {
             CompiledRouteCache(config: $0, route: config, upstreamName: upstream.config.name, cache: responseCache)
@@ -98,6 +101,12 @@ public final class CompiledRoute: Sendable {
         dropped.formUnion(config.headersSet.map { $0.name.lowercased() })
         dropped.formUnion(auth.claimHeaders.map { $0.name.lowercased() })
         droppedHeaderNames = dropped.sorted().map { Array($0.utf8) }
+    }
+
+    /// The body limit on this route: its own `max_body_bytes` replaces the server's, larger or
+    /// smaller (an upload route raises it; a small mutation route lowers it).
+    func bodyLimit(server: Int) -> Int {
+        ownMaxBodyBytes ?? server
     }
 
     /// True when `method` is listed for this route.

@@ -4,9 +4,11 @@ import GatehouseHTTP
 
 /// The GraphQL multipart request rules (jaydenseric/graphql-multipart-request-spec) checked part
 /// by part as an upload streams, fed by `MultipartParser`: `operations` first, then `map` (a JSON
-/// object from file part names to lists of `variables.…` paths, at most `max_files` of them),
-/// then only the files the map names (paths such as `variables.file`, or `0.variables.file` in a batch), each at most `max_file_size`. `operations` is held (it is
-/// what the route's operation policy reads) and nothing may go upstream before `isReadyToForward`.
+/// object from file part names to lists of paths into `operations`, at most `max_files` of them,
+/// each path naming a `null` the file stands for: `variables.file`, or `0.variables.file` in a
+/// batch), then only the files the map names, each at most `max_file_size`. `operations` is held
+/// (it is what the route's operation policy reads) and nothing may go upstream before
+/// `isReadyToForward`.
 struct UploadManifest {
     enum Stage: Equatable {
         case expectingOperations
@@ -25,6 +27,8 @@ struct UploadManifest {
     let limits: UploadsConfig
     private(set) var stage: Stage = .expectingOperations
     private(set) var operations: [UInt8] = []
+    /// `operations` parsed, once its part has ended: what the map's paths point into.
+    private(set) var operationsValue: JSONValue?
     private var mapBytes: [UInt8] = []
     /// File part names the map announced, and those already received.
     private(set) var announcedFiles: [String] = []
@@ -86,7 +90,10 @@ struct UploadManifest {
     mutating func partEnded() -> GatewayError? {
         switch stage {
         case .readingOperations:
-            guard (try? JSONReader.parse(operations)) != nil else { return Self.bad("The operations part is not valid JSON.") }
+            guard let value = try? JSONReader.parse(operations), value.objectValue != nil || value.arrayValue != nil else {
+                return Self.bad("The operations part is not a JSON object or batch.")
+            }
+            operationsValue = value
             stage = .expectingMap
         case .readingMap:
             if let refusal = readMap() { return refusal }
@@ -122,6 +129,9 @@ struct UploadManifest {
             guard !name.isEmpty, let list = paths.arrayValue, !list.isEmpty,
                   list.allSatisfy({ $0.stringValue?.isEmpty == false }) else {
                 return Self.bad("The map entry \"\(name)\" must list object paths such as variables.file.")
+            }
+            for path in list.compactMap(\.stringValue) where operationsValue?.value(atUploadPath: path)?.isNull != true {
+                return Self.bad("The map entry \"\(name)\" points at \(path), which is not a null in operations.")
             }
         }
         announcedFiles = map.keys

@@ -19,18 +19,26 @@ import Testing
         var testDescription: String { name }
     }
 
-    static let operations = Part(name: "operations", data: #"{"query":"mutation($f: Upload!) { upload(file: $f) }","variables":{"f":null}}"#)
+    static let operations = Part(name: "operations",
+                                 data: #"{"query":"mutation($f: Upload!, $g: Upload) { upload(file: $f) }","variables":{"f":null,"g":null,"n":1}}"#)
+    static let batch = Part(name: "operations", data: #"[{"query":"mutation($f: Upload!) { a(file: $f) }","variables":{"f":null}},{"query":"{ b }"}]"#)
     static func map(_ json: String) -> Part { Part(name: "map", data: json) }
     static func file(_ name: String, bytes: Int = 5) -> Part { Part(name: name, data: String(repeating: "x", count: bytes), filename: "f.txt") }
     static let limits = UploadsConfig(maxFiles: 2, maxFileSize: 16)
 
     static let rows: [Row] = [
         Row(name: "one file", parts: [operations, map(#"{"0":["variables.f"]}"#), file("0")], status: nil),
-        Row(name: "two files, one used twice", parts: [operations, map(#"{"a":["variables.f","variables.g"],"b":["0.variables.f"]}"#),
+        Row(name: "two files, one used twice", parts: [operations, map(#"{"a":["variables.f","variables.g"],"b":["variables.g"]}"#),
                                                        file("a"), file("b")], status: nil),
+        Row(name: "a batch: paths start with the operation's index", parts: [batch, map(#"{"0":["0.variables.f"]}"#), file("0")],
+            status: nil),
+        Row(name: "map path to a variable that is not null: 400", parts: [operations, map(#"{"0":["variables.n"]}"#)], status: 400),
+        Row(name: "map path to a missing variable: 400", parts: [operations, map(#"{"0":["variables.x"]}"#)], status: 400),
+        Row(name: "map path past the end of a batch: 400", parts: [batch, map(#"{"0":["2.variables.f"]}"#)], status: 400),
+        Row(name: "operations neither object nor batch: 400", parts: [Part(name: "operations", data: "1"), map("{}")], status: 400),
         Row(name: "file at max_file_size", parts: [operations, map(#"{"0":["variables.f"]}"#), file("0", bytes: 16)], status: nil),
         Row(name: "file over max_file_size: 413", parts: [operations, map(#"{"0":["variables.f"]}"#), file("0", bytes: 17)], status: 413),
-        Row(name: "more files than max_files: 413", parts: [operations, map(#"{"0":["variables.a"],"1":["variables.b"],"2":["variables.c"]}"#)],
+        Row(name: "more files than max_files: 413", parts: [operations, map(#"{"0":["variables.f"],"1":["variables.g"],"2":["variables.f"]}"#)],
             status: 413),
         Row(name: "map first: 400", parts: [map(#"{"0":["variables.f"]}"#), operations], status: 400),
         Row(name: "operations not JSON: 400", parts: [Part(name: "operations", data: "{"), map("{}")], status: 400),

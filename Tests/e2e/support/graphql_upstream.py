@@ -1,7 +1,8 @@
 """A real GraphQL upstream: strawberry on uvicorn, plus plain ASGI side routes.
 
 Run as `python3 graphql_upstream.py --port N`. Routes:
-  POST/GET /graphql, /graphql/noauth  GraphQL (hello, echoHeaders, movies, big, slow; createMovie)
+  POST/GET /graphql, /graphql/noauth  GraphQL (hello, echoHeaders, movies, big, slow; createMovie;
+                                      uploadFile/uploadFiles over multipart: sha256 and size of each file)
   POST /echo                          the exact request body back, with X-Body-Sha256
   GET  /blob?size=N[&chunked=1]       N deterministic bytes, with Content-Length or chunked
   GET  /sse?count=N&interval=S[&silence=S][&type=T]
@@ -28,6 +29,7 @@ from urllib.parse import parse_qs
 import strawberry
 import uvicorn
 from strawberry.asgi import GraphQL
+from strawberry.file_uploads import Upload
 from strawberry.types import Info
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -72,7 +74,34 @@ class Query:
 
 
 @strawberry.type
+class UploadedFile:
+    sha256: str
+    size: int
+    filename: str
+
+
+UPLOAD_READ_CHUNK = 1 << 20
+
+
+async def digest_upload(file) -> UploadedFile:
+    digest = hashlib.sha256()
+    size = 0
+    while chunk := await file.read(UPLOAD_READ_CHUNK):
+        digest.update(chunk)
+        size += len(chunk)
+    return UploadedFile(sha256=digest.hexdigest(), size=size, filename=file.filename or "")
+
+
+@strawberry.type
 class Mutation:
+    @strawberry.mutation
+    async def upload_file(self, file: Upload) -> UploadedFile:
+        return await digest_upload(file)
+
+    @strawberry.mutation
+    async def upload_files(self, files: list[Upload]) -> list[UploadedFile]:
+        return [await digest_upload(file) for file in files]
+
     @strawberry.mutation
     def create_movie(self, title: str, genre: str) -> Movie:
         movie = Movie(title=title, genre=genre)
@@ -89,7 +118,8 @@ class Subscription:
             await asyncio.sleep(interval)
 
 
-graphql_app = GraphQL(strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription))
+graphql_app = GraphQL(strawberry.Schema(query=Query, mutation=Mutation, subscription=Subscription),
+                      multipart_uploads_enabled=True)
 
 # WebSocket handshakes as received, and the first message of each (e.g. a connection_init).
 WEBSOCKETS = []
