@@ -30,6 +30,9 @@ import Testing
         BadConfigCase("misspelt key", route("{max_age: 1s, maxage: 2s}"), "routes[0].cache.maxage: unknown key"),
         BadConfigCase("unknown store", route("{max_age: 1s}", top: "cache: {store: shared}"),
                       "cache.store: unknown store \"shared\" (expected \"memory\")"),
+        BadConfigCase("misspelt store", route("{max_age: 1s}",
+                                              top: "stores: {shared: {type: redis, url: \"redis://127.0.0.1\"}}\ncache: {store: sahred}"),
+                      "cache.store: unknown store \"sahred\" (expected \"memory\", \"shared\")"),
         BadConfigCase("tiny max_bytes", route("{max_age: 1s}", top: "cache: {max_bytes: 1KiB}"),
                       "cache.max_bytes: must be at least 65536 bytes"),
         BadConfigCase("empty invalidate list", route("{max_age: 1s}", top: "cache: {invalidate: {createMovie: []}}"),
@@ -68,5 +71,12 @@ import Testing
         #expect(cache.scope == .credential && cache.vary == ["Accept-Language"] && cache.maxEntrySize == 512 * 1024)
         #expect(config.cache.maxBytes == 32 << 20)
         #expect(config.cache.invalidate == ["createMovie": ["listMovies", "getMovie"]])
+    }
+
+    @Test func storeMayNameARedisStore() throws {
+        let config = try #require(ConfigTestSupport.config(Self.route(
+            "{max_age: 30s}", top: "stores: {shared: {type: redis, url: \"redis://127.0.0.1\"}}\ncache: {store: shared}")))
+        #expect(config.cache.store == "shared")
+        #expect(config.stores.map(\.name) == ["shared"])
     }
 }

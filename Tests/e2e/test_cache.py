@@ -104,7 +104,7 @@ def test_miss_then_hit_then_expiry_at_max_age(client, graphql_upstream):
     name = unique()
     first = call(client, "/short", variables={"name": name})
     assert first.status_code == 200 and first.json() == {"data": {"hello": f"Hello, {name}!"}}
-    assert first.headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert first.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     second = call(client, "/short", variables={"name": name})
     assert second.status_code == 200 and second.content == first.content
     assert second.headers["Cache-Status"].startswith("gatehouse; hit; ttl=")
@@ -113,7 +113,7 @@ def test_miss_then_hit_then_expiry_at_max_age(client, graphql_upstream):
     assert hello_calls(graphql_upstream, name) == 1
     time.sleep(1.3)
     third = call(client, "/short", variables={"name": name})
-    assert third.headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert third.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     assert hello_calls(graphql_upstream, name) == 2
 
 
@@ -122,7 +122,7 @@ def test_variables_in_another_order_or_spelling_share_the_entry(client, graphql_
     query = "query Two($a: Int!, $b: String!) { hello(name: $b) big(size: $a) }"
     first = client.post("/pub", headers={"Content-Type": "application/json"},
                         content=json.dumps({"query": query, "variables": {"a": 1, "b": tag}}).encode())
-    assert first.headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert first.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     spelled = '{"variables": {"b": "%s", "a": 1.0}, "query": %s}' % (tag, json.dumps(query))
     second = client.post("/pub", headers={"Content-Type": "application/json"}, content=spelled.encode())
     assert second.headers["Cache-Status"].startswith("gatehouse; hit")
@@ -131,14 +131,14 @@ def test_variables_in_another_order_or_spelling_share_the_entry(client, graphql_
 def test_two_subjects_never_share_and_api_key_never_sees_jwt_entry(client, graphql_upstream):
     name = unique()
     alice = call(client, "/user", variables={"name": name}, headers=bearer("alice"))
-    assert alice.headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert alice.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     again = call(client, "/user", variables={"name": name}, headers=bearer("alice"))
     assert again.headers["Cache-Status"].startswith("gatehouse; hit")
     assert again.headers["Cache-Control"].startswith("private, max-age=")
     bob = call(client, "/user", variables={"name": name}, headers=bearer("bob"))
-    assert bob.headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert bob.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     keyed = call(client, "/user", variables={"name": name}, headers={"X-Api-Key": API_KEY})
-    assert keyed.headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert keyed.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     assert hello_calls(graphql_upstream, name) == 3
 
 
@@ -163,7 +163,7 @@ def test_no_cache_goes_to_the_upstream_and_refreshes(client, graphql_upstream):
     name = unique()
     call(client, "/pub", variables={"name": name})
     forced = call(client, "/pub", variables={"name": name}, headers={"Cache-Control": "no-cache"})
-    assert forced.headers["Cache-Status"] == "gatehouse; fwd=request"
+    assert forced.headers["Cache-Status"] == "gatehouse; fwd=request; stored"
     assert hello_calls(graphql_upstream, name) == 2
     after = call(client, "/pub", variables={"name": name})
     assert after.headers["Cache-Status"].startswith("gatehouse; hit")
@@ -174,7 +174,7 @@ def test_no_store_neither_reads_nor_writes(client, graphql_upstream):
     name = unique()
     response = call(client, "/pub", variables={"name": name}, headers={"Cache-Control": "no-store"})
     assert response.headers["Cache-Status"] == "gatehouse; fwd=bypass"
-    assert call(client, "/pub", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert call(client, "/pub", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
 
 
 # MARK: - Mutations and invalidation
@@ -182,14 +182,14 @@ def test_no_store_neither_reads_nor_writes(client, graphql_upstream):
 
 def test_mutation_is_never_cached_and_invalidates_listed_operations(client, graphql_upstream):
     listed = call(client, "/pub", query=MOVIES, variables={"genre": "scifi"})
-    assert listed.headers["Cache-Status"] in ("gatehouse; fwd=miss", ) or listed.headers["Cache-Status"].startswith("gatehouse; hit")
+    assert listed.headers["Cache-Status"] in ("gatehouse; fwd=miss; stored", ) or listed.headers["Cache-Status"].startswith("gatehouse; hit")
     assert call(client, "/pub", query=MOVIES, variables={"genre": "scifi"}).headers["Cache-Status"].startswith("gatehouse; hit")
     title = unique("movie")
     for _ in range(2):
         created = call(client, "/pub", query=CREATE, variables={"title": title})
         assert created.status_code == 200 and created.headers["Cache-Status"] == "gatehouse; fwd=bypass"
     after = call(client, "/pub", query=MOVIES, variables={"genre": "scifi"})
-    assert after.headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert after.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     assert after.json()["data"]["movies"].count({"title": title}) == 2
 
 
@@ -235,8 +235,8 @@ def test_200_concurrent_identical_misses_make_one_upstream_call(gateway, graphql
     assert all(r.status_code == 200 for r in responses)
     assert len({r.content for r in responses}) == 1
     statuses = [r.headers["Cache-Status"] for r in responses]
-    assert statuses.count("gatehouse; fwd=miss") == 1, statuses
-    assert all(s in ("gatehouse; fwd=miss", "gatehouse; fwd=miss; collapsed") or s.startswith("gatehouse; hit")
+    assert statuses.count("gatehouse; fwd=miss; stored") == 1, statuses
+    assert all(s in ("gatehouse; fwd=miss; stored", "gatehouse; fwd=miss; collapsed") or s.startswith("gatehouse; hit")
                for s in statuses)
     assert calls_with_body(graphql_upstream, body) == 1
 
@@ -265,7 +265,7 @@ def test_stale_if_error_serves_the_stale_entry_when_the_upstream_is_gone(gateway
     gateway = gateway_factory.start(cache_config(graphql_upstream.url, dying.url))
     with httpx.Client(base_url=gateway.url, timeout=10) as http:
         name = unique()
-        assert call(http, "/raw", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss"
+        assert call(http, "/raw", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
         dying.reset(respond(503, b'{"errors":[{"message":"down"}]}'))
         time.sleep(1.2)
         on_503 = call(http, "/raw", variables={"name": name})
@@ -304,7 +304,7 @@ def test_purge_by_operation_route_and_all(client, gateway):
     call(client, "/pub", variables={"name": name})
     purge = httpx.post(f"{gateway.admin_url}/cache/purge", content=b'{"operation":"Hello"}', timeout=5)
     assert purge.status_code == 200 and purge.json()["purged"] >= 1
-    assert call(client, "/pub", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss"
+    assert call(client, "/pub", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
     purge = httpx.post(f"{gateway.admin_url}/cache/purge", content=b'{"route":"/pub"}', timeout=5)
     assert purge.json()["purged"] >= 1
     assert httpx.post(f"{gateway.admin_url}/cache/purge", content=b"{}", timeout=5).status_code == 200

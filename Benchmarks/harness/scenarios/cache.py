@@ -5,7 +5,10 @@ next to the same route uncached.
 Gatehouse (1 worker) serves one persisted GET call three ways: `/ops/*` uncached (the baseline),
 `/cached/*` with `cache: {max_age: 1h}` (every request after the first a hit), and `/cached/*`
 with `Cache-Control: no-cache` (every request forwarded, captured and stored again: the miss
-path). nginx (1 worker) caches the same URL. Rounds are interleaved like the other scenarios."""
+path). nginx (1 worker) caches the same URL. A second Gatehouse keeps the same `/cached/*` route in
+a Redis store (`cache.store: shared`, a redis-server of the run's own): its hits are one GET per
+request on the worker's connection, next to the memory store's. Rounds are interleaved like the
+other scenarios."""
 
 import http.client
 
@@ -16,6 +19,7 @@ from ..templates import render_to
 from ..tools import log
 from . import persisted
 from .context import Outcome, ScenarioContext
+from .stores import start_redis
 from .section import ScenarioReport, Table, as_markdown, as_text, change, cpu, milliseconds, rps
 
 NAME = "cache"
@@ -29,12 +33,14 @@ SECTION = "cache"
 BODY_LABEL = "100B"
 HIT, NGINX_HIT, UNCACHED, MISS = ("gatehouse hit", "nginx proxy_cache hit", "gatehouse uncached",
                                   "gatehouse miss (no-cache)")
+REDIS_HIT = "gatehouse hit (Redis store)"
+CASE_COUNT = 5
 # What the goals ask (the task that introduced the cache).
 GOAL_HIT_RPS, GOAL_HIT_CPU, GOAL_MISS_CPU = 1.5, 0.7, 1.1
 
 
 def planned_seconds(args) -> float:
-    return 4 * (args.warmup + args.rounds * args.duration)
+    return CASE_COUNT * (args.warmup + args.rounds * args.duration)
 
 
 def run(context: ScenarioContext) -> Outcome:
@@ -45,9 +51,13 @@ def run(context: ScenarioContext) -> Outcome:
     peers = context.peers(small_body)
     upstream = peers.start_upstream()
     gatehouse = peers.start_gatehouse("gatehouse", workers=1, template="cache/gatehouse.yaml",
-                                      extra={"OPERATIONS_DIR": operations_dir})
+                                      extra={"OPERATIONS_DIR": operations_dir, "CACHE_STORE": ""})
     nginx = peers.start_nginx(template="cache/proxy-nginx.conf")
-    problems = check(gatehouse, nginx, small_body.encode())
+    redis = start_redis(context)
+    gatehouse_redis = peers.start_gatehouse("gatehouse-redis", workers=1, template="cache/gatehouse.yaml",
+                                            extra={"OPERATIONS_DIR": operations_dir,
+                                                   "CACHE_STORE": redis_cache_store(redis.service.port)})
+    problems = check(gatehouse, nginx, small_body.encode(), gatehouse_redis)
     if problems:
         raise SystemExit("bench: the cache targets do not behave as they must:\n  " + "\n  ".join(problems))
     log("cache: hits, misses and nginx's cache answer as they must")
@@ -55,6 +65,7 @@ def run(context: ScenarioContext) -> Outcome:
     script = render_to("persisted/request.lua", {"METHOD": "GET", "BODY": ""}, context.work_dir / "cache-get.lua")
     cases = [
         Case(HIT, gatehouse, f"/cached/{CALL}", script=script),
+        Case(REDIS_HIT, gatehouse_redis, f"/cached/{CALL}", script=script),
         Case(NGINX_HIT, nginx, f"/ops/{CALL}", script=script),
         Case(UNCACHED, gatehouse, f"/ops/{CALL}", script=script),
         Case(MISS, gatehouse, f"/cached/{CALL}", script=script, headers=("Cache-Control: no-cache",)),
@@ -64,16 +75,24 @@ def run(context: ScenarioContext) -> Outcome:
 
     context.finish_machine(machine_info)
     exit_note = context.stop_gatehouse_checked(gatehouse)
+    redis_exit_note = context.stop_gatehouse_checked(gatehouse_redis)
     report = ScenarioReport(
         TITLE, QUESTION, machine_info, context.command,
         {"load": f"1 thread, {args.connections} connections, GET /…/{CALL}", **context.round_settings()},
-        context.versions("nginx", "wrk"),
+        context.versions("nginx", "wrk", commands={"redis-server": [context.programs["redis-server"], "--version"]}),
         tables=[case_table(runner.summaries()), goal_table(runner.summaries())],
         runs=runner.runs,
         notes=context.notes + ["indicative: the machine is shared; every round is in the raw rows"]
-        + ([exit_note] if exit_note else []),
+        + ["the Redis-store row's CPU µs/req counts Gatehouse only, not redis-server"]
+        + [note for note in (exit_note, redis_exit_note) if note],
         crashes=runner.crashes)
     return Outcome(as_text(report), as_markdown(report), bool(runner.crashes))
+
+
+def redis_cache_store(port: int) -> str:
+    """The config lines that keep the response cache in the run's redis-server."""
+    return (f'stores:\n  shared: {{type: redis, url: "redis://127.0.0.1:{port}/0"}}\n'
+            "cache: {store: shared}\n")
 
 
 # MARK: - Checks
@@ -88,10 +107,11 @@ def get(port: int, path: str, headers: dict | None = None) -> tuple[int, bytes, 
         connection.close()
 
 
-def check(gatehouse: Target, nginx: Target, expected: bytes) -> list[str]:
-    """Both caches answer the upstream's body, the second call from the cache."""
+def check(gatehouse: Target, nginx: Target, expected: bytes, gatehouse_redis: Target) -> list[str]:
+    """Every cache answers the upstream's body, the second call from the cache."""
     problems = []
     for target, path, hit_prefix in ((gatehouse, f"/cached/{CALL}", "gatehouse; hit"),
+                                     (gatehouse_redis, f"/cached/{CALL}", "gatehouse; hit"),
                                      (nginx, f"/ops/{CALL}", "HIT")):
         answers = [get(target.service.port, path) for _ in range(2)]
         for status, body, _ in answers:
@@ -100,7 +120,7 @@ def check(gatehouse: Target, nginx: Target, expected: bytes) -> list[str]:
         if not answers[1][2].get("cache-status", "").startswith(hit_prefix):
             problems.append(f"{target.name} {path}: second call not a hit ({answers[1][2].get('cache-status')!r})")
     _, _, miss_headers = get(gatehouse.service.port, f"/cached/{CALL}", {"Cache-Control": "no-cache"})
-    if miss_headers.get("cache-status") != "gatehouse; fwd=request":
+    if miss_headers.get("cache-status") != "gatehouse; fwd=request; stored":
         problems.append(f"gatehouse no-cache: Cache-Status {miss_headers.get('cache-status')!r}")
     return problems
 

@@ -42,28 +42,22 @@ extension ConfigDecoder {
         return name
     }
 
-    /// The top-level `cache:`.
-    func cacheSettings(_ node: YAMLNode, _ path: String) -> CacheConfig? {
+    /// The top-level `cache:`; `store` is `memory` or a store of the `stores:` section (`declared`).
+    func cacheSettings(_ node: YAMLNode, _ path: String, declared: Set<String>) -> CacheConfig? {
         guard var map = mapping(node, path) else { return nil }
         var cache = CacheConfig()
         if let maxBytes = map.value("max_bytes", { self.size($0, $1, minimum: Self.minimumCacheBytes) }) {
             cache.maxBytes = maxBytes
         }
         if let storeEntry = map.take("store"), let store = nonEmptyString(storeEntry.value, path.appendingKey("store")) {
-            if Self.knownCacheStores.contains(store) {
-                cache.store = store
-            } else {
-                report(path.appendingKey("store"), "unknown store \"\(store)\" (expected \"memory\")", at: storeEntry.value.mark)
-            }
+            cache.store = store
+            checkStoreReference(RouteReference(name: store, path: path.appendingKey("store"), mark: storeEntry.value.mark),
+                                declared: declared)
         }
         if let invalidate = map.value("invalidate", invalidations) { cache.invalidate = invalidate }
         map.finish()
         return cache
     }
-
-    /// The stores the cache may name. Only this process's memory exists so far; shared stores
-    /// join this set when they are declared.
-    static let knownCacheStores: Set<String> = [CacheConfig.memoryStore]
 
     /// `invalidate: {mutation: [operations…]}`.
     private func invalidations(_ node: YAMLNode, _ path: String) -> [String: [String]]? {

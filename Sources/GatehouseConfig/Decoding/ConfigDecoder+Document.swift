@@ -22,7 +22,7 @@ extension ConfigDecoder {
         let stores = map.value("stores") { self.stores($0, $1) }
         config.stores = stores?.stores ?? []
         let routes = map.required("routes", "required; define at least one route") { self.routes($0, $1) }
-        if let cache = map.value("cache", cacheSettings) { config.cache = cache }
+        if let cache = map.value("cache", { self.cacheSettings($0, $1, declared: stores?.names ?? []) }) { config.cache = cache }
         map.finish()
 
         if let routes {

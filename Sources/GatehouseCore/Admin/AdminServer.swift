@@ -31,9 +31,14 @@ final class AdminServer: IOHandler, @unchecked Sendable {
         }
     }
 
+    /// `POST /cache/purge`: answered once the store has (a Redis store answers later, on a worker's
+    /// loop through that worker's connection); `reply` may be called on any thread.
+    func purge(body: [UInt8], reply: @escaping @Sendable (CachePurgeRequest.Answer) -> Void) {
+        CachePurgeRequest.start(body: body, on: gateway.firstWorker, reply: reply)
+    }
+
     /// The response for one admin request: status, content type, body.
     func answer(method: String, path: String, body: [UInt8] = []) -> (Int, String, String) {
-        if method == "POST" && path == "/cache/purge" { return CachePurgeRequest.answer(body: body) }
         guard method == "GET" || method == "HEAD" else { return (405, "text/plain", "method not allowed\n") }
         switch path {
         case "/healthz":
@@ -52,7 +57,8 @@ final class AdminServer: IOHandler, @unchecked Sendable {
 }
 
 /// One admin client: reads a request head, answers, closes.
-private final class AdminConnection: IOHandler, TimerTarget {
+/// Touched only on the admin loop: a purge's answer arrives through the loop's mailbox.
+private final class AdminConnection: IOHandler, TimerTarget, @unchecked Sendable {
     private let fd: Int32
     private let loop: EventLoop
     private let server: AdminServer
@@ -109,6 +115,14 @@ private final class AdminConnection: IOHandler, TimerTarget {
                 return
             }
             let requestBody = Array(input[consumed..<(consumed + length)])
+            if head.methodKind == .post && head.string(head.path) == CachePurgeRequest.path {
+                answered = true  // nothing more is read; the answer comes when the store's does
+                let loop = self.loop
+                server.purge(body: requestBody) { answer in
+                    loop.post { _ in if !self.closed { self.respond(answer.status, answer.type, answer.body, head: false) } }
+                }
+                return
+            }
             let (status, type, body) = server.answer(method: head.string(head.method), path: head.string(head.path),
                                                      body: requestBody)
             respond(status, type, body, head: head.methodKind == .head)

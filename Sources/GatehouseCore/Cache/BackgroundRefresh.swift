@@ -12,6 +12,8 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
     private let operation: String
     private let pool: UpstreamPool
     private let loop: EventLoop
+    /// The worker's store connections, for a cache kept in Redis.
+    private let stores: WorkerStores
     private let request: [UInt8]
     private let requestMethod: HTTPMethod
     private var connection: UpstreamConnection?
@@ -41,18 +43,19 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
             ResponseCache.process.endRefresh(key)
             return
         }
-        let refresh = BackgroundRefresh(cache: cache, key: key, operation: operation, pool: pool,
-                                        loop: exchange.loop, request: Array(out.readable), method: method)
+        let refresh = BackgroundRefresh(cache: cache, key: key, operation: operation, pool: pool, loop: exchange.loop,
+                                        stores: exchange.storeClients, request: Array(out.readable), method: method)
         refresh.run()
     }
 
     private init(cache: CompiledRouteCache, key: CacheKey, operation: String, pool: UpstreamPool, loop: EventLoop,
-                 request: [UInt8], method: HTTPMethod) {
+                 stores: WorkerStores, request: [UInt8], method: HTTPMethod) {
         self.cache = cache
         self.key = key
         self.operation = operation
         self.pool = pool
         self.loop = loop
+        self.stores = stores
         self.request = request
         requestMethod = method
     }
@@ -189,7 +192,7 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
                                isPublic: cache.scope == .public, storedAt: loop.now,
                                maxAgeNanos: UInt64(maxAge) * CompiledRouteCache.nanosPerSecond,
                                revalidateNanos: cache.revalidateNanos, staleIfErrorNanos: cache.staleIfErrorNanos)
-        cache.store.put(entry, now: loop.now)
+        cache.store.put(entry, now: loop.now, via: stores)
     }
 
     private func fail(_ connection: UpstreamConnection) {

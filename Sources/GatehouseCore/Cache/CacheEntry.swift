@@ -22,13 +22,15 @@ final class CacheEntry: Sendable {
     let staleIfErrorUntil: UInt64
 
     init(key: CacheKey, routeLabel: String, operation: String, headerBlock: [UInt8], body: [UInt8], isPublic: Bool,
-         storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64, staleIfErrorNanos: UInt64) {
+         storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64, staleIfErrorNanos: UInt64,
+         etag: String? = nil) {
         self.key = key
         self.routeLabel = routeLabel
         self.operation = operation
         self.headerBlock = headerBlock
         self.body = body
-        etag = "\"" + PersistedQueryHash.sha256Hex(body) + "\""
+        // A store that kept the validator (Redis) passes it back rather than hashing the body again.
+        self.etag = etag ?? "\"" + PersistedQueryHash.sha256Hex(body) + "\""
         self.isPublic = isPublic
         self.storedAt = storedAt
         freshUntil = storedAt + maxAgeNanos
@@ -37,6 +39,8 @@ final class CacheEntry: Sendable {
     }
 
     var byteCount: Int { body.count + headerBlock.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes }
+
+    var maxAgeNanos: UInt64 { freshUntil - storedAt }
 
     /// Past every window: no use to anyone.
     func isDead(at now: UInt64) -> Bool { now >= max(revalidateUntil, staleIfErrorUntil) }

@@ -9,11 +9,12 @@ enum CacheMetricsText {
                     + "\(counters.load(result.rawValue))\n"
             }
         }
-        let store = cache.store
-        let statistics = store.statistics
+        // A Redis store's entries are shared by every replica and counted by Redis: no series
+        // rather than this process's guess (`/status` says `"shared":true`).
+        guard let statistics = cache.store.statistics else { return out }
         out += "# HELP gatehouse_cache_evictions_total Entries dropped to stay within cache.max_bytes.\n"
         out += "# TYPE gatehouse_cache_evictions_total counter\n"
-        out += "gatehouse_cache_evictions_total \(store.evictions)\n"
+        out += "gatehouse_cache_evictions_total \(statistics.evictions)\n"
         out += "# HELP gatehouse_cache_bytes Bytes held by the response cache (bodies, headers and overhead).\n"
         out += "# TYPE gatehouse_cache_bytes gauge\n"
         out += "gatehouse_cache_bytes \(statistics.bytes)\n"

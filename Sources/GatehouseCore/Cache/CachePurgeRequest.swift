@@ -1,24 +1,34 @@
 import GatehouseGraphQL
-import Synchronization
 
 /// Admin `POST /cache/purge`: `{}` drops everything, `{"route":"/ops/*"}` one route's entries,
-/// `{"operation":"name"}` one operation's; the answer is `{"purged":N}`.
+/// `{"operation":"name"}` one operation's; the answer is `{"purged":N}`, or 503 when the cache's
+/// store could not be reached. The purge runs on a worker's loop, where the worker's store
+/// connections live; with a Redis store it drops the entries every replica sees.
 enum CachePurgeRequest {
-    /// Status, content type and body for the admin listener.
-    static func answer(body: [UInt8], cache: ResponseCache = .process) -> (Int, String, String) {
+    static let path = "/cache/purge"
+
+    struct Answer: Sendable {
+        var status: Int
+        var type = "application/json"
+        var body: String
+    }
+
+    static func start(body: [UInt8], on worker: Worker?, cache: ResponseCache = .process,
+                      reply: @escaping @Sendable (Answer) -> Void) {
         let filter: CachePurgeFilter
         switch self.filter(body) {
         case .success(let parsed): filter = parsed
-        case .failure(let message): return (400, "application/json", errorBody(message))
+        case .failure(let message): return reply(Answer(status: 400, body: errorBody(message)))
         }
-        let purged = Mutex<Int?>(nil)
-        cache.purge(filter) { count in purged.withLock { $0 = count } }
-        guard let count = purged.withLock({ $0 }) else {
-            // A store that answers later: the purge runs, its count is not known yet.
-            return (202, "application/json", "{\"purging\":true}\n")
+        guard let worker else { return reply(unreachable) }
+        worker.loop.post { _ in
+            cache.purge(filter, via: worker.stores) { count in
+                reply(count.map { Answer(status: 200, body: "{\"purged\":\($0)}\n") } ?? unreachable)
+            }
         }
-        return (200, "application/json", "{\"purged\":\(count)}\n")
     }
+
+    private static let unreachable = Answer(status: 503, body: errorBody(.invalid("the cache store could not be reached")))
 
     enum Failure: Error { case invalid(String) }
 

@@ -46,6 +46,9 @@ final class CacheCapture {
     let limit: Int
     private(set) var body: [UInt8] = []
     private(set) var overflowed = false
+    /// The response head waits for the body, so its `Cache-Status` can say `stored`
+    /// (`Exchange+StoredStatus.swift`).
+    var holdsHead = false
 
     init(maxAgeSeconds: Int, headerBlock: [UInt8], limit: Int, expectedLength: Int?) {
         self.maxAgeSeconds = maxAgeSeconds

@@ -30,7 +30,7 @@ extension Exchange: CacheLookupWaiter {
         switch lookup.policy {
         case .cacheOnly:
             cache.count(.miss)
-            return .respond(GatewayError(.cacheMiss, "Nothing is cached for this request."))
+            return .respond(GatewayError(.cacheMiss, CachePhase.nothingCachedMessage))
         case .serverOnly:
             cache.count(.miss)
             cacheWork = CacheWork(route: cache, key: lookup.key, operation: lookup.operation, role: .refresher, stale: stale)

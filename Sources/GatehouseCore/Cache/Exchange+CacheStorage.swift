@@ -47,12 +47,12 @@ extension Exchange {
         switch work.role {
         case .invalidates(let operations):
             if status == CacheStorability.storableStatus {
-                ResponseCache.process.purge(.operations(operations)) { _ in }
+                ResponseCache.process.purge(.operations(operations), via: storeClients) { _ in }
             }
             cacheWork = nil
         case .leader, .refresher:
             let entry = work.capture.flatMap { makeEntry(work, $0) }
-            if let entry, let cache = work.route { cache.store.put(entry, now: loop.now) }
+            if let entry, let cache = work.route { cache.store.put(entry, now: loop.now, via: storeClients) }
             endFill(work, entry)
         case .follower:
             cacheWork = nil
@@ -99,7 +99,7 @@ extension Exchange {
     }
 
     /// The miss's `Cache-Status` line gives way to the stale answer's own.
-    private func removeCacheStatusLine() {
+    func removeCacheStatusLine() {
         let text = String(decoding: responseHeaderBlock, as: UTF8.self)
         let kept = text.split(separator: "\r\n", omittingEmptySubsequences: true).filter { !$0.hasPrefix("Cache-Status:") }
         responseHeaderBlock = kept.isEmpty ? [] : Array((kept.joined(separator: "\r\n") + "\r\n").utf8)

@@ -19,21 +19,15 @@ final class MemoryResponseCacheStore: ResponseCacheStore {
         .answered(lru.withLock { $0.get(key, now: now) })
     }
 
-    func put(_ entry: CacheEntry, now: UInt64) {
+    func put(_ entry: CacheEntry, now: UInt64, via stores: WorkerStores) {
         lru.withLock { $0.put(entry) }
     }
 
-    func delete(_ key: CacheKey) {
-        lru.withLock { $0.delete(key) }
-    }
-
-    func purge(_ filter: CachePurgeFilter, done: @escaping @Sendable (Int) -> Void) {
+    func purge(_ filter: CachePurgeFilter, via stores: WorkerStores, done: @escaping @Sendable (Int?) -> Void) {
         done(lru.withLock { $0.purge(filter) })
     }
 
-    var statistics: CacheStoreStatistics {
-        lru.withLock { CacheStoreStatistics(entries: $0.count, bytes: $0.bytes) }
+    var statistics: CacheStoreStatistics? {
+        lru.withLock { CacheStoreStatistics(entries: $0.count, bytes: $0.bytes, evictions: $0.evictions) }
     }
-
-    var evictions: Int { lru.withLock { $0.evictions } }
 }

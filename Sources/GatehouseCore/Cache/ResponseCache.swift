@@ -21,13 +21,19 @@ final class ResponseCache: Sendable {
 
     init() {}
 
-    /// Sets the store for a configuration being compiled (a changed bound starts empty).
-    func configure(_ config: CacheConfig) {
+    /// Sets the store for a configuration being compiled: `cache.store` names `memory` (a changed
+    /// bound starts empty) or one of `stores` (entries stay in Redis whatever this process does).
+    func configure(_ config: CacheConfig, stores: [StoreConfig]) {
+        let shared = stores.first { $0.name == config.store }
         state.withLock { state in
-            if state.store == nil || state.maxBytes != config.maxBytes {
+            if let shared {
+                if (state.store as? RedisResponseCacheStore)?.config != shared {
+                    state.store = RedisResponseCacheStore(store: shared)
+                }
+            } else if !(state.store is MemoryResponseCacheStore) || state.maxBytes != config.maxBytes {
                 state.store = MemoryResponseCacheStore(maxBytes: config.maxBytes)
-                state.maxBytes = config.maxBytes
             }
+            state.maxBytes = config.maxBytes
         }
     }
 
@@ -59,21 +65,25 @@ final class ResponseCache: Sendable {
 
     // MARK: - Purge and status
 
-    func purge(_ filter: CachePurgeFilter, done: @escaping @Sendable (Int) -> Void) {
-        store.purge(filter, done: done)
+    func purge(_ filter: CachePurgeFilter, via stores: WorkerStores, done: @escaping @Sendable (Int?) -> Void) {
+        store.purge(filter, via: stores, done: done)
     }
 
-    /// For `GET /status`: `{"store":"memory","entries":N,"bytes":N,"max_bytes":N,"evictions":N}`.
+    /// For `GET /status`: `{"store":"memory","shared":false,"entries":N,"bytes":N,"max_bytes":N,
+    /// "evictions":N}`. A Redis store is `"shared":true` with the counts null: they live in Redis,
+    /// shared by every replica, and no one process can tell them.
     func statusJSON() -> JSONValue {
         let store = self.store
         let statistics = store.statistics
         let maxBytes = state.withLock { $0.maxBytes }
+        let count: (Int?) -> JSONValue = { $0.map { .number(String($0)) } ?? .null }
         return .object(JSONObject([
             ("store", .string(store.name)),
-            ("entries", .number(String(statistics.entries))),
-            ("bytes", .number(String(statistics.bytes))),
-            ("max_bytes", .number(String(maxBytes))),
-            ("evictions", .number(String(store.evictions))),
+            ("shared", .bool(statistics == nil)),
+            ("entries", count(statistics?.entries)),
+            ("bytes", count(statistics?.bytes)),
+            ("max_bytes", count(statistics == nil ? nil : maxBytes)),
+            ("evictions", count(statistics?.evictions)),
         ]))
     }
 }

@@ -33,7 +33,8 @@ extension Exchange {
                 if !handleResponseHead(response, upstream) { return }
             }
         }
-        if case .holdingResponse = stage, !releaseHeldResponse(upstream) { return }
+        if case .holdingResponse = stage,
+           !(holdsHeadForCacheStatus ? releaseHeadHeldForCacheStatus(upstream) : releaseHeldResponse(upstream)) { return }
         pumpResponseBody(upstream)
     }
 
@@ -79,6 +80,10 @@ extension Exchange {
         }
         if route?.mapGraphQLErrors == true && response.status / 100 == 2 && response.framing != .none
             && UpstreamErrorMapping.hasJSONBody(response) {
+            stage = .holdingResponse
+            return true
+        }
+        if cacheCapture != nil, holdsResponseHeadForCacheStatus(response) {  // response cache: `stored` once the body is in
             stage = .holdingResponse
             return true
         }
@@ -175,7 +180,8 @@ extension Exchange {
         return letHeldResponseThrough()
     }
 
-    private func letHeldResponseThrough() -> Bool {
+    func letHeldResponseThrough() -> Bool {
+        if cacheCapture != nil { settleCacheStatus() }  // response cache: `Cache-Status: …; stored`
         if let response = responseHead { writeResponseHead(response) }
         return true
     }
@@ -186,14 +192,14 @@ extension Exchange {
         return value == Array("gzip".utf8) || value == Array("x-gzip".utf8)
     }
 
-    private enum Dechunked {
+    enum Dechunked {
         /// The data so far, and whether the body ended.
         case data([UInt8], ended: Bool)
         case unusable
     }
 
     /// The data of a chunked body held so far, without consuming it.
-    private static func dechunk(_ held: UnsafeRawBufferPointer) -> Dechunked {
+    static func dechunk(_ held: UnsafeRawBufferPointer) -> Dechunked {
         var decoder = ChunkedDecoder()
         var data: [UInt8] = []
         var offset = 0

@@ -7,6 +7,9 @@ enum CachePhase {
     static let bypassStatus = "gatehouse; fwd=bypass"
     static let missStatus = "gatehouse; fwd=miss"
     static let requestStatus = "gatehouse; fwd=request"
+    /// The store cannot be asked (`Exchange+StoreDown.swift`).
+    static let storeDownStatus = "gatehouse; fwd=bypass; detail=store-down"
+    static let nothingCachedMessage = "Nothing is cached for this request."
 
     static func run(_ exchange: Exchange) -> PhaseResult {
         // An upload (a mutation, its body streamed) is neither cached nor read for `invalidate`.
@@ -43,6 +46,8 @@ enum CachePhase {
             exchange.cacheLookup?.pending = answer
             answer.onCancel = { [unowned(unsafe) exchange] in exchange.cacheLookup = nil }
             return .wait(.answer(answer))
+        case .unavailable:
+            return exchange.bypassUnavailableStore()
         }
     }
 

@@ -88,6 +88,8 @@ public final class Gateway: @unchecked Sendable {
 
     /// The metrics of every worker, for the admin endpoint.
     var workerMetrics: [WorkerMetrics] { workers.map(\.metrics) }
+    /// The worker an admin request that needs a store connection (a cache purge) runs on.
+    var firstWorker: Worker? { workers.first }
 
     /// The admin `/status` document for this moment.
     var status: StatusReport {

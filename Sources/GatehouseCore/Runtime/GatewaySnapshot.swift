@@ -91,7 +91,7 @@ public final class GatewaySnapshot: Sendable {
         let authCompiler = AuthCompiler(config: config)
         issues += authCompiler.issues
         var routes: [CompiledRoute] = []
-        ResponseCache.process.configure(config.cache)
+        ResponseCache.process.configure(config.cache, stores: config.stores)
         for (index, route) in config.routes.enumerated() {
             guard let upstream = upstreams.first(where: { $0.config.name == route.upstream }) else {
                 if !issues.contains(where: { $0.path.hasPrefix("upstreams.\(route.upstream)") }) {

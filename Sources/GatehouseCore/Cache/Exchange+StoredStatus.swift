@@ -1,0 +1,73 @@
+import GatehouseHTTP
+import GatehouseIO
+
+/// `Cache-Status: gatehouse; fwd=miss; stored` (RFC 9211 `stored`): said only of a response the
+/// cache does store, and whether it does is known only once the body is whole (JSON without
+/// top-level `errors`, within `max_entry_size`). So a miss whose head may be stored holds its
+/// head until the body is in — a body the capture keeps in memory anyway, bounded by
+/// `max_entry_size` — then the head goes out with the verdict and the body streams as usual.
+/// Streamed responses (SSE, multipart) are never stored and never held.
+extension Exchange {
+    /// What the upstream input holds of the response body so far.
+    private enum HeldCacheBody {
+        case incomplete
+        case whole([UInt8])
+        /// Past `max_entry_size`, truncated or unreadable: it will not be stored.
+        case unstorable
+    }
+
+    static let storedParameter = "; stored"
+
+    /// After the head was judged: true when it now waits for its body (`stage = .holdingResponse`).
+    func holdsResponseHeadForCacheStatus(_ response: ResponseHead) -> Bool {
+        guard let capture = cacheCapture, !capture.overflowed, response.framing != .none,
+              !StreamedResponse.isStreamed(response) else { return false }
+        capture.holdsHead = true
+        return true
+    }
+
+    var holdsHeadForCacheStatus: Bool { cacheCapture?.holdsHead == true }
+
+    /// Called as upstream input arrives while held: true once the head may go (it was written).
+    func releaseHeadHeldForCacheStatus(_ upstream: UpstreamConnection) -> Bool {
+        if case .incomplete = heldCacheBody(upstream), !upstreamEOF { return false }
+        cacheCapture?.holdsHead = false
+        return letHeldResponseThrough()
+    }
+
+    /// Just before a held head goes out: the miss's `Cache-Status` says `stored` when the whole
+    /// body is in and may be stored.
+    func settleCacheStatus() {
+        guard let upstream, let capture = cacheCapture, !capture.overflowed,
+              case .whole(let body) = heldCacheBody(upstream),
+              CacheStorability.acceptsBody(body, maxEntrySize: capture.limit),
+              let current = cacheStatusValue() else { return }
+        removeCacheStatusLine()
+        addResponseHeader("Cache-Status", current + Self.storedParameter)
+    }
+
+    private func heldCacheBody(_ upstream: UpstreamConnection) -> HeldCacheBody {
+        let held = upstream.input.readable
+        let limit = cacheCapture?.limit ?? 0
+        switch responseBody {
+        case .none:
+            return .whole([])
+        case .length(let length):
+            if length > limit { return .unstorable }
+            return held.count >= length ? .whole(Array(held.prefix(length))) : .incomplete
+        case .chunked:
+            guard case .data(let data, let ended) = Self.dechunk(held), data.count <= limit else { return .unstorable }
+            return ended ? .whole(data) : .incomplete
+        case .untilClose:
+            if held.count > limit { return .unstorable }
+            return upstreamEOF ? .whole(Array(held)) : .incomplete
+        }
+    }
+
+    /// The value of the `Cache-Status` line the cache phase added, if any.
+    private func cacheStatusValue() -> String? {
+        let prefix = "Cache-Status: "
+        let text = String(decoding: responseHeaderBlock, as: UTF8.self)
+        return text.split(separator: "\r\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+}
