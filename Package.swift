@@ -13,7 +13,15 @@ import PackageDescription
 // access to a class's stored property otherwise costs a `swift_beginAccess` call (about 2% of
 // the CPU per proxied request in `perf`). Debug builds, the tests and the sanitizer runs keep
 // the checks, so a violation still shows there.
-let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+let exclusivityUnchecked: SwiftSetting = .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+// The product's modules use neither Swift concurrency nor regular expressions: without the
+// implicit imports the binary does not load libswift_Concurrency, libdispatch,
+// libswift_StringProcessing and libswift_RegexParser, about 1.8 MiB of resident memory at
+// start. (The tests keep them: Swift Testing is built on concurrency.)
+let leanRuntime: SwiftSetting = .unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import",
+                                              "-Xfrontend", "-disable-implicit-string-processing-module-import"])
+let hotPath: [SwiftSetting] = [exclusivityUnchecked, leanRuntime]
+let product: [SwiftSetting] = [leanRuntime]
 
 let package = Package(
     name: "Gatehouse",
@@ -33,18 +41,21 @@ let package = Package(
 
         .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL", "CHiredis"], swiftSettings: hotPath),
         .target(name: "GatehouseHTTP", swiftSettings: hotPath),
-        .target(name: "GatehouseConfig", dependencies: ["CYAML", "GatehouseIO", "GatehouseGraphQL"]),
-        .target(name: "GatehouseGraphQL", dependencies: ["GatehouseHTTP"]),
+        .target(name: "GatehouseConfig", dependencies: ["CYAML", "GatehouseIO", "GatehouseGraphQL"], swiftSettings: product),
+        .target(name: "GatehouseGraphQL", dependencies: ["GatehouseHTTP"], swiftSettings: product),
         .target(name: "GatehouseCore",
                 dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseConfig",
                                "COpenSSL", "CZlib", "CLinux"],
                 swiftSettings: hotPath),
         .target(name: "GatehouseDemo",
-                dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseCore"]),
-        .target(name: "GatehouseSDK", dependencies: ["GatehouseGraphQL", "GatehouseConfig", "GatehouseIO"]),
+                dependencies: ["GatehouseIO", "GatehouseHTTP", "GatehouseGraphQL", "GatehouseCore"],
+                swiftSettings: product),
+        .target(name: "GatehouseSDK", dependencies: ["GatehouseGraphQL", "GatehouseConfig", "GatehouseIO"],
+                swiftSettings: product),
         .executableTarget(name: "gatehouse",
                           dependencies: ["GatehouseCore", "GatehouseDemo", "GatehouseHTTP", "GatehouseGraphQL",
-                                         "GatehouseSDK", "GatehouseIO"]),
+                                         "GatehouseSDK", "GatehouseIO"],
+                          swiftSettings: product),
 
         .testTarget(name: "GatehouseIOTests", dependencies: ["GatehouseIO", "COpenSSL"]),
         .testTarget(name: "GatehouseHTTPTests", dependencies: ["GatehouseHTTP"]),

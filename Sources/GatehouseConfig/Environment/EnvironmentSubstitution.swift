@@ -64,7 +64,7 @@ enum EnvironmentSubstitution {
     private static func resolve(_ expression: String, environment: [String: String]) -> Result<String, Problem> {
         let name: Substring
         let fallback: Substring?
-        if let separator = expression.firstRange(of: ":-") {
+        if let separator = expression.range(ofText: ":-") {
             name = expression[..<separator.lowerBound]
             fallback = expression[separator.upperBound...]
         } else {

@@ -19,7 +19,7 @@ public enum RoutePathSyntax {
         if bytes.contains(UInt8(ascii: "\\")) {
             return ValueProblem("must not contain \"\\\"")
         }
-        if base.contains("//") {
+        if base.contains(text: "//") {
             return ValueProblem("must not contain \"//\"")
         }
         let segments = base.split(separator: "/", omittingEmptySubsequences: false)

@@ -3,7 +3,7 @@
 /// Messages never repeat the URL, since a refused one may carry a password.
 public enum UpstreamURLSyntax {
     public static func parse(_ text: String) -> Result<UpstreamURL, ValueProblem> {
-        guard let schemeEnd = text.firstRange(of: "://") else {
+        guard let schemeEnd = text.range(ofText: "://") else {
             return .failure(ValueProblem("expected an absolute http:// or https:// URL"))
         }
         guard let scheme = UpstreamURL.Scheme(rawValue: text[..<schemeEnd.lowerBound].lowercased()) else {

@@ -24,7 +24,7 @@ final class DemoMovieStore {
     /// Movies whose title contains `text`, compared case-insensitively.
     func movies(titleContaining text: String) -> [DemoMovie] {
         let wanted = text.lowercased()
-        return movies.filter { $0.title.lowercased().contains(wanted) }
+        return movies.filter { $0.title.lowercased().contains(text: wanted) }
     }
 
     // MARK: - Mutations

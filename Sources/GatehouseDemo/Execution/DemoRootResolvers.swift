@@ -78,7 +78,7 @@ struct DemoRootResolvers {
     /// Movies and adventures whose title contains `text`: the `SearchResult` union.
     private func search(_ text: String) -> DemoValue {
         let wanted = text.lowercased()
-        let adventures = DemoAdventure.catalogue.filter { $0.title.lowercased().contains(wanted) }
+        let adventures = DemoAdventure.catalogue.filter { $0.title.lowercased().contains(text: wanted) }
         return .list(movies.movies(titleContaining: text).map { .object($0.object) }
             + adventures.map { .object($0.object) })
     }

@@ -16,7 +16,7 @@ public enum GeneratedPackageWriter {
     public static func write(_ files: [GeneratedFile], to directory: String,
                              packageName: String) -> Result<Summary, SDKIssue> {
         let manifest = directory + "/Package.swift"
-        if let existing = FileSystem.readText(manifest), !existing.contains(SwiftPackageGenerator.manifestMarker) {
+        if let existing = FileSystem.readText(manifest), !existing.contains(text: SwiftPackageGenerator.manifestMarker) {
             return .failure(SDKIssue(file: manifest, position: nil,
                                      message: "not written by gatehouse sdk; choose another --out directory"))
         }
