@@ -36,7 +36,7 @@ def gateway(module_gateways, raw_upstream):
 
 
 # (route, framing, size, status, closes, what the upstream got: "all", "nothing" or "cut off" —
-# a streamed request whose head went upstream, never completed: no last chunk)
+# a streamed request never completed upstream: its head at most, never the last chunk)
 ROWS = [
     ("/server", "length", SERVER_LIMIT, 200, False, "all"),
     ("/server", "length", SERVER_LIMIT + 1, 413, True, "nothing"),
@@ -88,5 +88,8 @@ def test_route_body_limit(gateway, raw_upstream, path, framing, size, status, cl
     elif upstream_got == "nothing":
         assert raw_upstream.bytes_received == 0
     else:
+        # The limit may be passed before the upstream connection is even up (then it got
+        # nothing); either way it never sees a complete request.
         received = b"".join(bytes(c.received) for c in raw_upstream.connections)
-        assert received.startswith(b"POST /graphql ") and LAST_CHUNK not in received
+        assert received == b"" or received.startswith(b"POST /graphql ")
+        assert LAST_CHUNK not in received
