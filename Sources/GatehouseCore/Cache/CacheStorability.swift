@@ -46,7 +46,7 @@ enum CacheStorability {
     /// A whole body: JSON whose top level is an object without `errors`, within the size.
     static func acceptsBody(_ body: [UInt8], maxEntrySize: Int) -> Bool {
         guard body.count <= maxEntrySize else { return false }
-        guard let value = try? JSONReader.parse(body), let object = value.objectValue else { return false }
-        return object["errors"] == nil
+        // Checked without building the document: this runs on every storable miss.
+        return JSONReader.objectHasTopLevelKey(body, "errors") == false
     }
 }

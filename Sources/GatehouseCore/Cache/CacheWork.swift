@@ -49,6 +49,9 @@ final class CacheCapture {
     /// The response head waits for the body, so its `Cache-Status` can say `stored`
     /// (`Exchange+StoredStatus.swift`).
     var holdsHead = false
+    /// Set when the whole body was already judged storable (for `stored`), so it is not judged
+    /// twice.
+    var bodyAccepted: Bool?
 
     init(maxAgeSeconds: Int, headerBlock: [UInt8], limit: Int, expectedLength: Int?) {
         self.maxAgeSeconds = maxAgeSeconds

@@ -7,9 +7,9 @@ import GatehouseIO
 extension Exchange {
     /// Headers a hit never repeats from the stored response: the gateway writes its own
     /// framing, validators, freshness and request id, and cookies are never stored.
-    static let unstoredHeaders: [String] = ["content-length", "transfer-encoding", "cache-control", "etag", "age",
-                                            "date", "expires", "x-request-id", "set-cookie", "content-encoding",
-                                            "connection", "keep-alive"]
+    static let unstoredHeaders: [StaticString] = ["content-length", "transfer-encoding", "cache-control", "etag", "age",
+                                                  "date", "expires", "x-request-id", "set-cookie", "content-encoding",
+                                                  "connection", "keep-alive"]
 
     /// The upstream answered with `response` (a final head): decides whether it may be stored.
     func cacheResponseHead(_ response: ResponseHead) {
@@ -28,13 +28,17 @@ extension Exchange {
     /// The upstream's header lines a hit repeats.
     static func storedHeaderBlock(_ response: ResponseHead) -> [UInt8] {
         var block: [UInt8] = []
-        for field in response.headers where !response.isHopByHop(field) {
-            let name = response.bytes[field.name]
-            if unstoredHeaders.contains(where: { CacheKeyBuilder.equalsIgnoringCase(name, $0.utf8) }) { continue }
-            block.append(contentsOf: name)
-            block.append(contentsOf: ": ".utf8)
-            block.append(contentsOf: response.bytes[field.value])
-            block.append(contentsOf: "\r\n".utf8)
+        response.bytes.withUnsafeBytes { raw in
+            for field in response.headers where !response.isHopByHop(field) {
+                let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
+                // Compared in place: every storable miss runs this over every header.
+                if unstoredHeaders.contains(where: { $0.utf8CodeUnitCount == name.count
+                    && HeaderNames.asciiCaseInsensitiveEquals(name, $0) }) { continue }
+                block.append(contentsOf: name)
+                block.append(contentsOf: ": ".utf8)
+                block.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[field.value]))
+                block.append(contentsOf: "\r\n".utf8)
+            }
         }
         return block
     }
@@ -61,7 +65,8 @@ extension Exchange {
 
     private func makeEntry(_ work: CacheWork, _ capture: CacheCapture) -> CacheEntry? {
         guard let cache = work.route, !capture.overflowed,
-              CacheStorability.acceptsBody(capture.body, maxEntrySize: cache.config.maxEntrySize) else { return nil }
+              capture.bodyAccepted == true
+                || CacheStorability.acceptsBody(capture.body, maxEntrySize: cache.config.maxEntrySize) else { return nil }
         return CacheEntry(key: work.key, routeLabel: cache.routeLabel, operation: work.operation,
                           headerBlock: capture.headerBlock, body: capture.body, isPublic: cache.scope == .public,
                           storedAt: loop.now,
@@ -96,12 +101,5 @@ extension Exchange {
         endFill(work, stale)
         serveCached(CachedReply(entry: stale, kind: .staleOnError(status: failedStatus)))
         return true
-    }
-
-    /// The miss's `Cache-Status` line gives way to the stale answer's own.
-    func removeCacheStatusLine() {
-        let text = String(decoding: responseHeaderBlock, as: UTF8.self)
-        let kept = text.split(separator: "\r\n", omittingEmptySubsequences: true).filter { !$0.hasPrefix("Cache-Status:") }
-        responseHeaderBlock = kept.isEmpty ? [] : Array((kept.joined(separator: "\r\n") + "\r\n").utf8)
     }
 }

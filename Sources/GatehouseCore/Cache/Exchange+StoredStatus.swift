@@ -30,6 +30,11 @@ extension Exchange {
 
     /// Called as upstream input arrives while held: true once the head may go (it was written).
     func releaseHeadHeldForCacheStatus(_ upstream: UpstreamConnection) -> Bool {
+        // A Content-Length body is complete once that many bytes are held: counted, not copied.
+        if case .length(let length) = responseBody, length <= (cacheCapture?.limit ?? 0),
+           upstream.input.readable.count < length, !upstreamEOF {
+            return false
+        }
         if case .incomplete = heldCacheBody(upstream), !upstreamEOF { return false }
         cacheCapture?.holdsHead = false
         return letHeldResponseThrough()
@@ -40,10 +45,9 @@ extension Exchange {
     func settleCacheStatus() {
         guard let upstream, let capture = cacheCapture, !capture.overflowed,
               case .whole(let body) = heldCacheBody(upstream),
-              CacheStorability.acceptsBody(body, maxEntrySize: capture.limit),
-              let current = cacheStatusValue() else { return }
-        removeCacheStatusLine()
-        addResponseHeader("Cache-Status", current + Self.storedParameter)
+              CacheStorability.acceptsBody(body, maxEntrySize: capture.limit) else { return }
+        capture.bodyAccepted = true
+        appendToCacheStatus(Self.storedParameter)
     }
 
     private func heldCacheBody(_ upstream: UpstreamConnection) -> HeldCacheBody {
@@ -62,12 +66,5 @@ extension Exchange {
             if held.count > limit { return .unstorable }
             return upstreamEOF ? .whole(Array(held)) : .incomplete
         }
-    }
-
-    /// The value of the `Cache-Status` line the cache phase added, if any.
-    private func cacheStatusValue() -> String? {
-        let prefix = "Cache-Status: "
-        let text = String(decoding: responseHeaderBlock, as: UTF8.self)
-        return text.split(separator: "\r\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
     }
 }

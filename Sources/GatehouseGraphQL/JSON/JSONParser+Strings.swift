@@ -5,7 +5,27 @@ extension JSONParser {
 
     /// Reads a string starting at its opening quote.
     mutating func parseString() throws(JSONError) -> String {
+        // Scanned first, in its own statement: `string(try scanString())` would read `self`
+        // (and its scratch) before the scan fills it.
+        let scanned = try scanString()
+        return string(scanned)
+    }
+
+    /// A string `scanString` just stepped over (an escaped one is decoded in `scratch` until the
+    /// next string is scanned).
+    typealias ScannedString = (content: Range<Int>, escaped: Bool)
+
+    func string(_ scanned: ScannedString) -> String {
+        if scanned.escaped { return String(decoding: scratch, as: UTF8.self) }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[scanned.content]), as: UTF8.self)
+    }
+
+    /// Steps over a string starting at its opening quote, checking it (escapes, control bytes,
+    /// UTF-8) without making a String. `content` is the span between the quotes; when the string
+    /// has escapes, its decoded bytes are in `scratch`.
+    mutating func scanString() throws(JSONError) -> ScannedString {
         index += 1  // opening quote
+        let contentStart = index
         var segmentStart = index
         var hasEscapes = false
         scratch.removeAll(keepingCapacity: true)
@@ -14,13 +34,10 @@ extension JSONParser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                let segment = UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<index])
+                let content = contentStart..<index
+                if hasEscapes { scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<index])) }
                 index += 1
-                if !hasEscapes {
-                    return String(decoding: segment, as: UTF8.self)
-                }
-                scratch.append(contentsOf: segment)
-                return String(decoding: scratch, as: UTF8.self)
+                return (content, hasEscapes)
             case UInt8(ascii: "\\"):
                 scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<index]))
                 hasEscapes = true

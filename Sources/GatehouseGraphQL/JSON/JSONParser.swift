@@ -42,30 +42,46 @@ struct JSONParser {
     // MARK: - Containers
 
     mutating func parseObject() throws(JSONError) -> JSONObject {
-        try enterContainer()
-        index += 1  // {
         var members: [(key: String, value: JSONValue)] = []
         var seenKeys: Set<String>? = nil
+        try walkObject { (parser: inout JSONParser, key, keyOffset) throws(JSONError) in
+            let name = parser.string(key)
+            if parser.rejectDuplicateKeys {
+                try parser.checkUnique(name, among: members, seenKeys: &seenKeys, offset: keyOffset)
+            }
+            members.append((key: name, value: try parser.parseValue()))
+        }
+        return JSONObject(members)
+    }
+
+    mutating func parseArray() throws(JSONError) -> [JSONValue] {
+        var elements: [JSONValue] = []
+        try walkArray { (parser: inout JSONParser) throws(JSONError) in elements.append(try parser.parseValue()) }
+        return elements
+    }
+
+    /// The one walk over an object's members, for building and for skimming: `member` gets each
+    /// key (scanned: `string(_:)` decodes it) and must read the value that follows the colon.
+    mutating func walkObject(_ member: (inout JSONParser, _ key: ScannedString, _ keyOffset: Int) throws(JSONError) -> Void)
+        throws(JSONError) {
+        try enterContainer()
+        index += 1  // {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return JSONObject(members)
+            return
         }
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure("expected a string key")
             }
             let keyOffset = index
-            let key = try parseString()
-            if rejectDuplicateKeys {
-                try checkUnique(key, among: members, seenKeys: &seenKeys, offset: keyOffset)
-            }
+            let key = try scanString()
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "expected ':' after an object key")
             skipWhitespace()
-            let value = try parseValue()
-            members.append((key: key, value: value))
+            try member(&self, key, keyOffset)
             skipWhitespace()
             guard index < bytes.count else { throw failure("unterminated object") }
             switch bytes[index] {
@@ -75,25 +91,25 @@ struct JSONParser {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return JSONObject(members)
+                return
             default:
                 throw failure("expected ',' or '}' in an object")
             }
         }
     }
 
-    mutating func parseArray() throws(JSONError) -> [JSONValue] {
+    /// The one walk over an array's elements; `element` reads each value.
+    mutating func walkArray(_ element: (inout JSONParser) throws(JSONError) -> Void) throws(JSONError) {
         try enterContainer()
         index += 1  // [
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return elements
+            return
         }
         while true {
-            elements.append(try parseValue())
+            try element(&self)
             skipWhitespace()
             guard index < bytes.count else { throw failure("unterminated array") }
             switch bytes[index] {
@@ -103,7 +119,7 @@ struct JSONParser {
             case UInt8(ascii: "]"):
                 index += 1
                 depth -= 1
-                return elements
+                return
             default:
                 throw failure("expected ',' or ']' in an array")
             }
@@ -135,6 +151,11 @@ struct JSONParser {
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, kept as written.
     mutating func parseNumber() throws(JSONError) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[try scanNumber()]), as: UTF8.self)
+    }
+
+    /// Steps over a number, checking its grammar; the span it covers.
+    mutating func scanNumber() throws(JSONError) -> Range<Int> {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw failure("expected a digit") }
@@ -157,7 +178,7 @@ struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw failure("expected a digit in the exponent") }
             skipDigits()
         }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return start..<index
     }
 
     mutating func skipDigits() {
