@@ -29,7 +29,9 @@ import Testing
         #expect(config.auth.map(\.name) == ["user-jwt", "service-jwt", "firebase-users", "corp-sso", "app-keys"])
         #expect(config.routes.map(\.path) == ["/graphql/noauth", "/graphql", "/ops/*", "/internal/graphql", "/content/*",
                                               "/graphql/ws"])
-        #expect(config.routes.last?.websocket == WebSocketConfig())
+        var webSocket = WebSocketConfig()  // the defaults, with the token also taken from connection_init
+        webSocket.tokenFrom = [.header, .connectionInit("Authorization")]
+        #expect(config.routes.last?.websocket == webSocket)
         #expect(config.operations == OperationsConfig(dir: "config/operations"))
     }
 
