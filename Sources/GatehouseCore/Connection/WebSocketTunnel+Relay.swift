@@ -143,7 +143,10 @@ extension WebSocketTunnel {
 
     /// A busy tunnel keeps its buffers (giving them back after every relay would cost an
     /// allocation per read); once it has been quiet for a moment they go back.
+    /// The client's input grows to `busyReadBytes` so a burst of frames is read in a few calls
+    /// rather than one 4 KiB pooled buffer per call.
     func keepBuffersWhileBusy() {
+        if connection.input.capacity < Self.busyReadBytes { connection.input.reserveTail(Self.busyReadBytes) }
         if deadlines.keepBuffers(now: connection.loop.now) { connection.setDeadline(deadlines.next) }
     }
 

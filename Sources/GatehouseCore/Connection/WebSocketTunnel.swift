@@ -44,6 +44,9 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
 
     /// Buffers stop filling at this mark (backpressure), as for exchanges.
     static let highWater = Exchange.highWater
+    /// What a busy tunnel reads from its client at most per call: the upstream side's read size
+    /// (`UpstreamConnection.readAvailable`), so both directions move alike.
+    static let busyReadBytes = 32 * 1024
     /// How long the gateway waits for the client to take its close frame before resetting.
     static let closeGraceNanos: UInt64 = 2_000_000_000
 
