@@ -29,7 +29,9 @@ import Testing
         #expect(config.auth.map(\.name) == ["user-jwt", "service-jwt", "firebase-users", "corp-sso", "app-keys"])
         #expect(config.routes.map(\.path) == ["/graphql/noauth", "/graphql", "/ops/*", "/internal/graphql", "/content/*",
                                               "/graphql/ws", "/graphql/upload"])
-        #expect(config.routes.first { $0.path == "/graphql/ws" }?.websocket == WebSocketConfig())
+        var webSocket = WebSocketConfig()  // the defaults, with the token also taken from connection_init
+        webSocket.tokenFrom = [.header, .connectionInit("Authorization")]
+        #expect(config.routes.first { $0.path == "/graphql/ws" }?.websocket == webSocket)
         let upload = try #require(config.routes.last)
         #expect(upload.uploads == UploadsConfig(maxFiles: 10, maxFileSize: 100 * 1024 * 1024))
         #expect(upload.maxBodyBytes == 200 * 1024 * 1024)

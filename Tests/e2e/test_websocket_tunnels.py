@@ -9,14 +9,14 @@ import json
 import signal
 import time
 
-import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from support.envelope import assert_envelope
 from support.gateway import base_config
 from support.jwt_keys import claims, mint
+from support.websocket_client import closed_code, expect_close_at_expiry, upstream_websockets
 
 SECRET = "websocket-tests-secret-of-32-bytes!!"
 MAX_MESSAGE = 1024 * 1024
@@ -52,18 +52,6 @@ def ws_url(gateway, path: str) -> str:
 
 def token(ttl: int = 300, sub: str = "alice") -> str:
     return mint(claims(sub=sub, ttl=ttl), "HS256", SECRET.encode())
-
-
-def upstream_websockets(graphql_upstream) -> list:
-    return httpx.get(f"{graphql_upstream.url}/_websockets").json()
-
-
-def closed_code(socket) -> int:
-    """Waits for the gateway's close and returns its code."""
-    with pytest.raises(ConnectionClosed) as closed:
-        while True:
-            socket.recv(timeout=10)
-    return closed.value.rcvd.code if closed.value.rcvd else None
 
 
 # MARK: - Frames both ways
@@ -144,15 +132,7 @@ def test_token_expiring_mid_subscription_closes_4403(gateway, graphql_upstream):
                  additional_headers=headers) as socket:
         socket.send(json.dumps({"type": "connection_init", "payload": {}}))
         assert json.loads(socket.recv(timeout=5))["type"] == "connection_ack"
-        socket.send(json.dumps({"id": "1", "type": "subscribe",
-                                "payload": {"query": "subscription { countdown(start: 1000, interval: 0.1) }"}}))
-        started = time.monotonic()
-        assert closed_code(socket) == 4403
-        assert time.monotonic() - started < 3.5
-    deadline = time.monotonic() + 3
-    while upstream_websockets(graphql_upstream)[-1]["closed_code"] is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert upstream_websockets(graphql_upstream)[-1]["closed_code"] is not None, "the upstream socket stays open"
+        expect_close_at_expiry(socket, graphql_upstream)
 
 
 def test_message_over_max_message_size_closes_1009(gateway):

@@ -84,6 +84,7 @@ def as_markdown(report: ScenarioReport) -> str:
     if report.notes or report.crashes:
         parts.append("### Notes\n\n" + "\n".join(f"- {note}" for note in report.notes)
                      + "".join(f"\n\n```\nCRASH: {crash}\n```" for crash in report.crashes))
-    parts.append("### Raw rows (every wrk run)\n\n"
-                 + markdown_table(RUN_HEADERS, [run_row(run) for run in report.runs]))
+    if report.runs:  # scenarios with a load generator of their own table their rounds themselves
+        parts.append("### Raw rows (every wrk run)\n\n"
+                     + markdown_table(RUN_HEADERS, [run_row(run) for run in report.runs]))
     return "\n\n".join(parts) + "\n"

@@ -54,9 +54,7 @@ struct CompiledAuth: Sendable {
         if head.headerCount(named: HeaderNames.authorization) > 1 {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
         }
-        var firstRefusal: AuthFailureReason?
-        var apiKeyRefused = false
-        var refetching: RemoteKeySource?
+        var attempt = AuthAttempt(now: now, mayWait: mayWait)
         for provider in providers {
             switch provider {
             case .jwt(let name, let verifier, let claimHeaders):
@@ -66,88 +64,26 @@ struct CompiledAuth: Sendable {
                     guard let queryToken else { continue }
                     located = LocatedToken(token: queryToken, queryParameter: nil)
                 case .malformed:
-                    firstRefusal = firstRefusal ?? .malformed
+                    attempt.refuse(.malformed)
                     continue
                 case .found(let token): located = token
                 }
-                let result: Result<VerifiedClaims, AuthFailure> = head.bytes.withUnsafeBytes { raw in
-                    let token = UnsafeRawBufferPointer(rebasing: raw[located.token])
-                    let cache = caches(verifier)
-                    let generation = verifier.keyGeneration
-                    if let claims = cache.lookup(token, now: now, generation: generation) { return .success(claims) }
-                    let result = verifier.verify(token: token, now: now)
-                    if case .success(let claims) = result {
-                        cache.store(token, claims, now: now, leeway: verifier.leewaySeconds, generation: generation)
-                    }
-                    return result
+                let passed = head.bytes.withUnsafeBytes { raw in
+                    attempt.verify(UnsafeRawBufferPointer(rebasing: raw[located.token]), provider: name, verifier: verifier,
+                                   claimHeaders: claimHeaders, cache: caches(verifier),
+                                   tokenQueryParameter: located.queryParameter)
                 }
-                switch result {
-                case .success(let claims):
-                    switch Self.claimHeaderBlock(claims, claimHeaders) {
-                    case .some(let block):
-                        return .passed(subject: claims.subject, headerBlock: block,
-                                       identity: .token(provider: name, subject: claims.subject),
-                                       tokenQueryParameter: located.queryParameter,
-                                       validUntil: claims.expiry(leeway: verifier.leewaySeconds))
-                    case .none: firstRefusal = firstRefusal ?? .invalidClaim
-                    }
-                case .failure(let failure):
-                    firstRefusal = firstRefusal ?? failure.reason
-                    if mayWait, failure.reason == .unknownKey, let source = verifier.remoteKeys {
-                        refetching = refetching ?? source
-                    }
-                }
+                if let passed { return passed }
             case .apiKey(let name, let authenticator, let headerName):
                 guard let value = Self.headerValue(head, named: headerName) ?? queryToken else { continue }
                 let accepted = head.bytes.withUnsafeBytes { authenticator.verify(UnsafeRawBufferPointer(rebasing: $0[value])) }
                 if accepted {
                     return .passed(subject: "api_key:\(name)", headerBlock: [], identity: .apiKey(provider: name, value: value))
                 }
-                apiKeyRefused = true
+                attempt.apiKeyRefused = true
             }
         }
-        let refusal = Self.refusal(firstRefusal, apiKeyRefused: apiKeyRefused)
-        if let refetching, case .refused(let error, let reason) = refusal {
-            return .awaitingKeys(refetching, refusal: error, reason: reason)
-        }
-        return refusal
-    }
-
-    private static func refusal(_ firstRefusal: AuthFailureReason?, apiKeyRefused: Bool) -> AuthOutcome {
-        if firstRefusal == .keysUnavailable {
-            return .refused(GatewayError(.unavailable, "The identity provider's keys are not available yet; retry shortly.",
-                                         retry: .safe), reason: nil)
-        }
-        if let reason = firstRefusal {
-            return .refused(GatewayError(.unauthenticated, "The credentials are not valid.",
-                                         invalidTokenDescription: reason.description),
-                            reason: AuthFailureCounter(AuthFailureLabel(rawValue: reason.rawValue) ?? .malformed))
-        }
-        if apiKeyRefused {
-            return .refused(GatewayError(.unauthenticated, "The API key is not valid.",
-                                         invalidTokenDescription: "invalid api key"),
-                            reason: AuthFailureCounter(.invalid_api_key))
-        }
-        return .refused(GatewayError(.unauthenticated, "Authentication required"), reason: AuthFailureCounter(.missing))
-    }
-
-    /// The claim header lines, or nil when a claim cannot be a header value (the token is refused).
-    private static func claimHeaderBlock(_ claims: VerifiedClaims, _ headers: [(name: String, claim: String)]) -> [UInt8]? {
-        var block: [UInt8] = []
-        for (name, claim) in headers {
-            switch claims.headerValue(forClaim: claim) {
-            case .value(let bytes):
-                block.append(contentsOf: name.utf8)
-                block.append(contentsOf: ": ".utf8)
-                block.append(contentsOf: bytes)
-                block.append(contentsOf: "\r\n".utf8)
-            case .absent:
-                continue
-            case .refused:
-                return nil
-            }
-        }
-        return block
+        return attempt.refusal
     }
 
     private static func headerValue(_ head: RequestHead, named lowercase: [UInt8]) -> Range<Int>? {

@@ -17,7 +17,8 @@ extension Exchange {
             return GatewayError(.badRequest, reason)
         case .upgrade(let key, let offeredProtocols):
             let offered = WebSocketHandshake.negotiate(offered: offeredProtocols, configured: config.subprotocols)
-            webSocket = WebSocketUpgrade(key: key, offered: offered, config: config)
+            webSocket = WebSocketUpgrade(key: key, offered: offered, config: config,
+                                         clientChoice: offeredProtocols.first { config.subprotocols.contains($0) })
             if let name = config.queryParameter, let query = head.query,
                let token = QueryParameter.find(Array(name.utf8), in: head.bytes, query: query) {
                 // The token never travels further: the upstream gets the query without it.
@@ -37,28 +38,18 @@ extension Exchange {
     func upstreamSwitchedProtocols(_ response: ResponseHead, _ upstream: UpstreamConnection) -> Bool {
         guard let webSocket, let route else { return false }
         upstreamStatus = 101
-        guard let upgrade = response.headerValue(named: HeaderNames.upgrade),
-              WebSocketHandshake.listContains(response.bytes[upgrade], "websocket"),
-              let accept = response.headerValue(named: "sec-websocket-accept"),
-              WebSocketAccept.matches(WebSocketHandshake.trimmed(response.bytes[accept]), key: webSocket.key) else {
-            fail(GatewayError(.upstreamError(upstreamStatus: 101), "The upstream's WebSocket handshake answer is not valid."),
-                 outcome: .bad_response)
+        let chosen: String?
+        switch webSocket.answer(of: response) {
+        case .invalid(let reason):
+            fail(GatewayError(.upstreamError(upstreamStatus: 101), reason), outcome: .bad_response)
             return false
-        }
-        var chosen: String?
-        if let range = response.headerValue(named: "sec-websocket-protocol") {
-            let name = String(decoding: WebSocketHandshake.trimmed(response.bytes[range]), as: UTF8.self)
-            guard webSocket.offered.contains(name) else {
-                fail(GatewayError(.upstreamError(upstreamStatus: 101), "The upstream chose a subprotocol that was not offered."),
-                     outcome: .bad_response)
-                return false
-            }
-            chosen = name
+        case .accepted(let subprotocol):
+            chosen = subprotocol
         }
         pool?.metrics.record(.success)
         status = 101
         timing.upstreamFinished = MonotonicClock.nanoseconds
-        writeSwitchingProtocols(accept: response.bytes[accept], subprotocol: chosen)
+        writeSwitchingProtocols(accept: WebSocketAccept.value(forKey: webSocket.key), subprotocol: chosen)
         self.upstream = nil
         stage = .done
         record()
@@ -68,9 +59,10 @@ extension Exchange {
         return false
     }
 
-    private func writeSwitchingProtocols(accept: ArraySlice<UInt8>, subprotocol: String?) {
+    /// The gateway's 101 to the client: after the upstream's, or on its own for `connection_init`.
+    func writeSwitchingProtocols(accept: String, subprotocol: String?) {
         connection.output.append("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ")
-        connection.output.append(WebSocketHandshake.trimmed(accept))
+        connection.output.append(string: accept)
         if let subprotocol {
             connection.output.append("\r\nSec-WebSocket-Protocol: ")
             connection.output.append(string: subprotocol)

@@ -18,6 +18,7 @@ extension WebSocketTunnel {
     func close(_ code: UInt16, reason: String) {
         switch state {
         case .open, .peerClosing: break
+        case .initialising(let progress): abandonInit(progress, code: code)
         case .closing, .closed: return
         }
         recordClose(code)

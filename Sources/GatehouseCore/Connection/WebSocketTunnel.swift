@@ -10,6 +10,9 @@ import GatehouseIO
 /// and RFC 6455 §5.3 wants a client's masking key unpredictable to anyone but that client.
 final class WebSocketTunnel: UpstreamConnectionOwner {
     enum State {
+        /// `token_from: connection_init`: the gateway answered the handshake itself and has no
+        /// upstream yet; the client's first message brings the token (`WebSocketTunnel+Init`).
+        case initialising(TunnelInitProgress)
         case open
         /// A peer sent a close frame (`code`): relaying goes on so the other side's answer
         /// passes, until a socket closes.
@@ -35,33 +38,49 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
     var closeOwedToClient = false
     var closeOwedToUpstream = false
     var closeReason = ""
-    var random = SystemRandomNumberGenerator()
+    var maskingKeys = MaskingKeySource()
     /// Scratch for re-encoded frame headers (at most 14 bytes).
     var headerScratch: [UInt8] = []
 
     /// Buffers stop filling at this mark (backpressure), as for exchanges.
     static let highWater = Exchange.highWater
+    /// What a busy tunnel reads from its client at most per call: the upstream side's read size
+    /// (`UpstreamConnection.readAvailable`), so both directions move alike.
+    static let busyReadBytes = 32 * 1024
     /// How long the gateway waits for the client to take its close frame before resetting.
     static let closeGraceNanos: UInt64 = 2_000_000_000
 
-    init(connection: ClientConnection, upstream: UpstreamConnection, route: CompiledRoute, upgrade: WebSocketUpgrade,
-         now: UInt64, unixNow: Int64) {
+    init(connection: ClientConnection, upstream: UpstreamConnection?, route: CompiledRoute, upgrade: WebSocketUpgrade,
+         state: State, now: UInt64, unixNow: Int64) {
         self.connection = connection
         self.upstream = upstream
         self.route = route
+        self.state = state
         config = upgrade.config
         let limit = UInt64(upgrade.config.maxMessageSize)
         fromClient = WebSocketFrameParser(sender: .client, maxMessageSize: limit)
         fromUpstream = WebSocketFrameParser(sender: .server, maxMessageSize: limit)
-        var expiresAt: UInt64 = 0
-        if upgrade.config.closeOnExpiry, let validUntil = upgrade.credentialsValidUntil {
-            let left = max(0, validUntil - unixNow)
-            expiresAt = now + UInt64(left) * 1_000_000_000
-        }
         deadlines = WebSocketDeadlines(now: now, idleNanos: UInt64(config.idleTimeout.nanoseconds),
-                                       lifetimeNanos: UInt64(config.maxLifetime.nanoseconds), expiresAt: expiresAt)
+                                       lifetimeNanos: UInt64(config.maxLifetime.nanoseconds),
+                                       expiresAt: Self.expiry(of: upgrade, now: now, unixNow: unixNow))
         headerScratch.reserveCapacity(14)
-        upstream.lend(to: self)
+        upstream?.lend(to: self)
+    }
+
+    /// After the upstream's 101 to a handshake that carried its token (or needed none).
+    convenience init(connection: ClientConnection, upstream: UpstreamConnection, route: CompiledRoute,
+                     upgrade: WebSocketUpgrade, now: UInt64, unixNow: Int64) {
+        self.init(connection: connection, upstream: upstream, route: route, upgrade: upgrade, state: .open, now: now,
+                  unixNow: unixNow)
+    }
+
+    static let nanosPerSecond: UInt64 = 1_000_000_000
+
+    /// When the verified token's `exp` plus leeway passes (monotonic ns), with `close_on_expiry`;
+    /// 0 when the tunnel does not close for it.
+    static func expiry(of upgrade: WebSocketUpgrade, now: UInt64, unixNow: Int64) -> UInt64 {
+        guard upgrade.config.closeOnExpiry, let validUntil = upgrade.credentialsValidUntil else { return 0 }
+        return now + UInt64(max(0, validUntil - unixNow)) * nanosPerSecond
     }
 
     var worker: Worker { connection.worker }
@@ -69,6 +88,11 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
     /// Starts relaying: bytes that came with the 101 (or before it from the client) go first.
     func start() {
         worker.metrics.websocketTunnelsOpen.atomicAdd(0, 1)
+        if case .initialising(let progress) = state { return startInitialising(progress) }
+        beginRelaying()
+    }
+
+    func beginRelaying() {
         connection.setDeadline(deadlines.next)
         if let upstream, !upstream.input.isEmpty { relayFromUpstream(upstream) }
         if !connection.input.isEmpty { relayFromClient() }
@@ -80,16 +104,18 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
 
     /// Read the client while the upstream can take more.
     var wantsClientInput: Bool {
+        if case .initialising(let progress) = state { return initWantsClientInput(progress) }
         guard let upstream else { return false }
         switch state {
         case .open, .peerClosing: return upstream.output.readableCount < Self.highWater
-        case .closing, .closed: return false
+        case .initialising, .closing, .closed: return false
         }
     }
 
     // MARK: - Client side
 
     func clientReadable() {
+        if case .initialising(let progress) = state { return initClientReadable(progress) }
         relayFromClient()
     }
 
@@ -102,6 +128,8 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
             connection.updateInterest()
         case .closing:
             if !closeOwedToClient { connection.endTunnel() }
+        case .initialising:
+            connection.updateInterest()
         case .closed:
             break
         }
@@ -109,8 +137,14 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
 
     /// The client connection closed (end of stream, reset, or the gateway closing it).
     func clientClosed() {
-        if case .closed = state { return }
-        if case .open = state { recordClose(WebSocketCloseCode.abnormalClosure) }
+        switch state {
+        case .closed: return
+        case .initialising(let progress):
+            abandonInit(progress, code: WebSocketCloseCode.abnormalClosure)
+            recordClose(WebSocketCloseCode.abnormalClosure)
+        case .open: recordClose(WebSocketCloseCode.abnormalClosure)
+        case .peerClosing, .closing: break
+        }
         state = .closed
         releaseUpstream()
         worker.metrics.websocketTunnelsOpen.atomicAdd(0, -1)
@@ -123,6 +157,8 @@ final class WebSocketTunnel: UpstreamConnectionOwner {
             connection.abortTunnel()
             return
         }
+        if case .initialising(let progress) = state { return initDeadlineReached(progress, now: now) }
+        if deadlines.buffersMayGo(at: now) { releaseEmptyBuffers() }
         switch deadlines.expired(at: now) {
         case .idle: close(WebSocketCloseCode.goingAway, reason: "idle timeout")
         case .lifetime: close(WebSocketCloseCode.goingAway, reason: "maximum lifetime reached")

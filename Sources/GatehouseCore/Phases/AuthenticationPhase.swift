@@ -24,11 +24,13 @@ enum AuthenticationPhase {
             }
             return refuse(error, reason, route: route, worker: worker)
         case .refused(let error, let reason):
+            // No token in the handshake: on a `connection_init:FIELD` route it comes after the 101.
+            if exchange.awaitsConnectionInit(insteadOf: reason) { return .next }
             return refuse(error, reason, route: route, worker: worker)
         }
     }
 
-    private static func refuse(_ error: GatewayError, _ reason: AuthFailureCounter?, route: CompiledRoute,
+    static func refuse(_ error: GatewayError, _ reason: AuthFailureCounter?, route: CompiledRoute,
                                worker: Worker) -> PhaseResult {
         if let reason { worker.routeMetrics(for: route).authFailures.add(reason.index) }
         return .respond(error)

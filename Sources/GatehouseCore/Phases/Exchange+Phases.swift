@@ -20,6 +20,13 @@ extension Exchange {
                 return serveCached(reply)
             }
         }
+        phasesPassed()
+    }
+
+    /// Every phase passed: forward, unless the token is still to come in `connection_init`
+    /// (the gateway then answers the WebSocket handshake itself).
+    private func phasesPassed() {
+        if case .connectionInit(let field) = webSocket?.credentials { return acceptForConnectionInit(field: field) }
         forward()
     }
 
@@ -60,7 +67,7 @@ extension Exchange {
         stage = .phases
         switch result {
         case .next:
-            if let following = phase.following { runPhases(from: following) } else { forward() }
+            if let following = phase.following { runPhases(from: following) } else { phasesPassed() }
         case .respond(let error):
             respond(error)
         case .wait(let pending):

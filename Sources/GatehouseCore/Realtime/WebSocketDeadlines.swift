@@ -5,9 +5,17 @@ struct WebSocketDeadlines: Equatable {
     /// Monotonic nanoseconds; 0 = not armed.
     var idle: UInt64
     let lifetime: UInt64
-    let credentials: UInt64
+    /// Set when a `connection_init` token has been verified.
+    var credentials: UInt64
     var closeGrace: UInt64 = 0
+    /// When a busy tunnel checks whether it has gone quiet enough to give its buffers back.
+    var bufferRelease: UInt64 = 0
     let idleNanos: UInt64
+
+    /// How long a tunnel must be without frames before its empty buffers go back: long against
+    /// the gaps of a busy stream (so it allocates no buffer per read), short against an idle
+    /// subscription's life (1,000 of them stay within a few KiB each).
+    static let bufferQuietNanos: UInt64 = 100_000_000
 
     enum Expiry: Equatable {
         case idle
@@ -28,7 +36,28 @@ struct WebSocketDeadlines: Equatable {
     }
 
     var next: UInt64 {
-        [idle, lifetime, credentials, closeGrace].filter { $0 != 0 }.min() ?? 0
+        [idle, lifetime, credentials, closeGrace, bufferRelease].filter { $0 != 0 }.min() ?? 0
+    }
+
+    /// A relay ran: the buffers stay until the tunnel is quiet. True when the buffer check was not
+    /// armed yet (the caller arms the timer for it).
+    mutating func keepBuffers(now: UInt64) -> Bool {
+        guard bufferRelease == 0 else { return false }
+        bufferRelease = now + Self.bufferQuietNanos
+        return true
+    }
+
+    /// At a timer: true when the tunnel has been quiet long enough and the buffers go back now;
+    /// a tunnel that moved frames meanwhile is checked again `bufferQuietNanos` after its last one.
+    mutating func buffersMayGo(at now: UInt64) -> Bool {
+        guard bufferRelease != 0, now >= bufferRelease else { return false }
+        let lastFrame = idle - idleNanos
+        if now >= lastFrame + Self.bufferQuietNanos {
+            bufferRelease = 0
+            return true
+        }
+        bufferRelease = lastFrame + Self.bufferQuietNanos
+        return false
     }
 
     /// The expiry that has come, the token's first (its close code says the most).

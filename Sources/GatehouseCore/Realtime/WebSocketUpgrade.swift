@@ -16,13 +16,58 @@ struct WebSocketUpgrade {
     var credentialsValidUntil: Int64?
     /// `token_from: query:NAME`: the token's pair in the request's query string.
     var queryToken: QueryParameter?
+    /// Where the tunnel's credentials come from.
+    var credentials: Credentials = .handshake
+    /// The first subprotocol the client offered that the route lists, in the client's order: what
+    /// the gateway picks when it answers the handshake itself (`connection_init`).
+    let clientChoice: String?
 
-    init(key: [UInt8], offered: [String], config: WebSocketConfig) {
+    enum Credentials {
+        /// Verified on the handshake (header, query), or none needed.
+        case handshake
+        /// Not in the handshake: `payload.FIELD` of the client's `connection_init`, after the 101.
+        case connectionInit(field: String)
+    }
+
+    init(key: [UInt8], offered: [String], config: WebSocketConfig, clientChoice: String? = nil) {
         self.key = key
         self.offered = offered
         self.config = config
+        self.clientChoice = clientChoice
         var block = Array("Connection: Upgrade\r\nUpgrade: websocket\r\n".utf8)
         if !offered.isEmpty { block.append(contentsOf: "Sec-WebSocket-Protocol: \(offered.joined(separator: ", "))\r\n".utf8) }
         upstreamHeaderBlock = block
+    }
+}
+
+extension WebSocketUpgrade {
+    enum UpstreamAnswer: Equatable {
+        /// A valid 101; `subprotocol` is the one the upstream chose, if any.
+        case accepted(subprotocol: String?)
+        case invalid(String)
+    }
+
+    /// Whether the upstream's 101 answers this handshake: `Upgrade: websocket`, the
+    /// `Sec-WebSocket-Accept` of the key sent, and a subprotocol only from those offered.
+    func answer(of response: ResponseHead) -> UpstreamAnswer {
+        guard let upgrade = response.headerValue(named: HeaderNames.upgrade),
+              WebSocketHandshake.listContains(response.bytes[upgrade], "websocket"),
+              let accept = response.headerValue(named: "sec-websocket-accept"),
+              WebSocketAccept.matches(WebSocketHandshake.trimmed(response.bytes[accept]), key: key) else {
+            return .invalid("The upstream's WebSocket handshake answer is not valid.")
+        }
+        guard let range = response.headerValue(named: "sec-websocket-protocol") else { return .accepted(subprotocol: nil) }
+        let name = String(decoding: WebSocketHandshake.trimmed(response.bytes[range]), as: UTF8.self)
+        guard offered.contains(name) else { return .invalid("The upstream chose a subprotocol that was not offered.") }
+        return .accepted(subprotocol: name)
+    }
+
+    /// The handshake the gateway answered itself goes upstream offering only the subprotocol it
+    /// gave the client (or none).
+    func offering(only subprotocol: String?) -> WebSocketUpgrade {
+        var narrowed = WebSocketUpgrade(key: key, offered: subprotocol.map { [$0] } ?? [], config: config, clientChoice: subprotocol)
+        narrowed.queryToken = queryToken
+        narrowed.credentials = credentials
+        return narrowed
     }
 }

@@ -10,6 +10,11 @@ public enum WebSocketCloseCode {
     public static let abnormalClosure: UInt16 = 1006
     public static let messageTooBig: UInt16 = 1009
     public static let upstreamFailed: UInt16 = 1011
+    /// The credentials cannot be judged yet (the identity provider's keys are not fetched): the
+    /// client may retry, as with the 503 a handshake would get.
+    public static let tryAgainLater: UInt16 = 1013
+    /// graphql-transport-ws: the first message was not a `connection_init`.
+    public static let badRequest: UInt16 = 4400
     public static let unauthenticated: UInt16 = 4401
     /// Forbidden, or the verified token expired while the socket was open.
     public static let forbidden: UInt16 = 4403

@@ -1,0 +1,99 @@
+/// One authentication across a route's providers: each provider's try either passes or leaves
+/// its reason here, and the first reason is the answer when none passes (README, "The two
+/// doors"). Shared by tokens found in the request head and a token a WebSocket client presents
+/// in its `connection_init`, so both are judged alike.
+struct AuthAttempt {
+    let now: Int64
+    /// An unknown `kid` may wait for the refetch it starts (false on the second try).
+    let mayWait: Bool
+    private var firstRefusal: AuthFailureReason?
+    var apiKeyRefused = false
+    private var refetching: RemoteKeySource?
+
+    init(now: Int64, mayWait: Bool) {
+        self.now = now
+        self.mayWait = mayWait
+    }
+
+    mutating func refuse(_ reason: AuthFailureReason) {
+        firstRefusal = firstRefusal ?? reason
+    }
+
+    /// Verifies `token` with one JWT provider (the worker's verified-token cache first); the
+    /// outcome when it passes, nil (the reason kept) when it does not.
+    mutating func verify(_ token: UnsafeRawBufferPointer, provider name: String, verifier: JWTVerifier,
+                         claimHeaders: [(name: String, claim: String)], cache: VerifiedTokenCache,
+                         tokenQueryParameter: Range<Int>? = nil) -> AuthOutcome? {
+        let generation = verifier.keyGeneration
+        let result: Result<VerifiedClaims, AuthFailure>
+        if let claims = cache.lookup(token, now: now, generation: generation) {
+            result = .success(claims)
+        } else {
+            result = verifier.verify(token: token, now: now)
+            if case .success(let claims) = result {
+                cache.store(token, claims, now: now, leeway: verifier.leewaySeconds, generation: generation)
+            }
+        }
+        switch result {
+        case .success(let claims):
+            guard let block = Self.claimHeaderBlock(claims, claimHeaders) else {
+                refuse(.invalidClaim)
+                return nil
+            }
+            return .passed(subject: claims.subject, headerBlock: block, identity: .token(provider: name, subject: claims.subject),
+                           tokenQueryParameter: tokenQueryParameter, validUntil: claims.expiry(leeway: verifier.leewaySeconds))
+        case .failure(let failure):
+            refuse(failure.reason)
+            if mayWait, failure.reason == .unknownKey, let source = verifier.remoteKeys {
+                refetching = refetching ?? source
+            }
+            return nil
+        }
+    }
+
+    /// The answer when no provider passed.
+    var refusal: AuthOutcome {
+        let refusal = Self.refusal(firstRefusal, apiKeyRefused: apiKeyRefused)
+        if let refetching, case .refused(let error, let reason) = refusal {
+            return .awaitingKeys(refetching, refusal: error, reason: reason)
+        }
+        return refusal
+    }
+
+    private static func refusal(_ firstRefusal: AuthFailureReason?, apiKeyRefused: Bool) -> AuthOutcome {
+        if firstRefusal == .keysUnavailable {
+            return .refused(GatewayError(.unavailable, "The identity provider's keys are not available yet; retry shortly.",
+                                         retry: .safe), reason: nil)
+        }
+        if let reason = firstRefusal {
+            return .refused(GatewayError(.unauthenticated, "The credentials are not valid.",
+                                         invalidTokenDescription: reason.description),
+                            reason: AuthFailureCounter(AuthFailureLabel(rawValue: reason.rawValue) ?? .malformed))
+        }
+        if apiKeyRefused {
+            return .refused(GatewayError(.unauthenticated, "The API key is not valid.",
+                                         invalidTokenDescription: "invalid api key"),
+                            reason: AuthFailureCounter(.invalid_api_key))
+        }
+        return .refused(GatewayError(.unauthenticated, "Authentication required"), reason: AuthFailureCounter(.missing))
+    }
+
+    /// The claim header lines, or nil when a claim cannot be a header value (the token is refused).
+    static func claimHeaderBlock(_ claims: VerifiedClaims, _ headers: [(name: String, claim: String)]) -> [UInt8]? {
+        var block: [UInt8] = []
+        for (name, claim) in headers {
+            switch claims.headerValue(forClaim: claim) {
+            case .value(let bytes):
+                block.append(contentsOf: name.utf8)
+                block.append(contentsOf: ": ".utf8)
+                block.append(contentsOf: bytes)
+                block.append(contentsOf: "\r\n".utf8)
+            case .absent:
+                continue
+            case .refused:
+                return nil
+            }
+        }
+        return block
+    }
+}
