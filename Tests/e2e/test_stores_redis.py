@@ -1,13 +1,16 @@
 """Shared state in Redis (README "Shared state (stores)"), against real redis-server processes
-the tests start on free loopback ports: two gateways behind haproxy share one allowance; a
+the tests start on free loopback ports: two gateways behind haproxy share one allowance;
+requests that arrive together are decided by one script call and still count exactly; a
 Redis killed or frozen mid-run (SIGSTOP: it accepts and never answers) makes each store follow
 its `on_failure` within one store timeout, and once the store is marked down no request waits
 for it; a restarted Redis is used again within the backoff; a wrong password is a clear error
 at start and the store is down in the metrics while the gateway stays ready.
 """
 
+import signal
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -115,6 +118,60 @@ def test_two_gateways_behind_a_balancer_share_one_allowance(gateway_factory, gra
         assert served > 20, f"{gateway.workdir.name} served {served}: the balancer must spread the requests"
         assert store_up(gateway, "shared") == 1
         assert metric_value(gateway.metrics_text(), "gatehouse_store_latency_seconds_count", store="shared") > 20
+
+
+def evalsha_calls(redis_server) -> int:
+    for line in redis_server.command("INFO", "commandstats").splitlines():
+        if line.startswith("cmdstat_evalsha:"):
+            return int(line.split("calls=")[1].split(",")[0])
+    return 0
+
+
+def all_threads_stopped(pid: int) -> bool:
+    """SIGSTOP takes effect asynchronously: a request sent before every thread has stopped
+    could be served on its own."""
+    tasks = Path(f"/proc/{pid}/task")
+    return all((task / "stat").read_text().rsplit(")", 1)[1].split()[0] == "T" for task in tasks.iterdir())
+
+
+def test_requests_arriving_together_share_one_script_call_and_count_exactly(gateway_factory, graphql_upstream,
+                                                                            redis_server):
+    """100 requests that reach the gateway in one loop iteration — it is stopped (SIGSTOP) while
+    they arrive on 100 connections it has already accepted, then resumed — alternating between
+    two keys with a burst of 40 and next to no refill: their limit stages go to Redis as one
+    script call, and exactly 40 of each key pass."""
+    config = stores_config(graphql_upstream.url, redis_server.url(), [route("/together", "shared", "40/h", 40)],
+                           stores={"shared": {"type": "redis", "url": redis_server.url(), "timeout": "2s"}})
+    gateway = gateway_factory.start(config)
+    with RawClient(gateway.port, timeout=5.0) as client:
+        assert post(client, "/together", unique("warm")).status == 200, "the store's connection is up"
+    redis_server.command("CONFIG", "RESETSTAT")
+    keys = [unique("a"), unique("b")]
+    clients = [RawClient(gateway.port, timeout=10.0) for _ in range(100)]
+    try:
+        time.sleep(0.5)  # every connection accepted before the gateway stops
+        gateway.signal(signal.SIGSTOP)
+        assert wait_until(lambda: all_threads_stopped(gateway.process.pid), timeout=3.0)
+        try:
+            for index, client in enumerate(clients):
+                client.request("POST", "/together", headers=[("Content-Type", "application/json"),
+                                                             ("X-Client", keys[index % 2])], body=QUERY_BODY)
+            time.sleep(0.2)
+        finally:
+            gateway.signal(signal.SIGCONT)
+        allowed = {key: 0 for key in keys}
+        for index, client in enumerate(clients):
+            response = client.read_response(method="POST")
+            if response.status == 200:
+                allowed[keys[index % 2]] += 1
+            else:
+                assert_raw_envelope(response, 429, "RATE_LIMITED", source="gateway")
+    finally:
+        for client in clients:
+            client.close()
+    assert allowed == {keys[0]: 40, keys[1]: 40}
+    # One iteration's stages make one call; a connection read an iteration later would add one.
+    assert 1 <= evalsha_calls(redis_server) <= 3, redis_server.command("INFO", "commandstats")
 
 
 # MARK: - Outages

@@ -1,6 +1,6 @@
 """stores: what a rate limit costs per request when its state is in this process's memory and
-when it is in Redis (one EVALSHA per request through hiredis on the worker's loop), next to the
-same route without a limit, in the same run on the same Gatehouse.
+when it is in Redis (through hiredis on the worker's loop, one EVALSHA for the requests of one
+loop iteration), next to the same route without a limit, in the same run on the same Gatehouse.
 
 A redis-server of the run's own (no persistence, a free port) holds the shared state. The limit
 allows a million requests per second on one key, so it never refuses: the rows measure asking.
@@ -23,9 +23,10 @@ from .section import ScenarioReport, Table, as_markdown, as_text, change, cpu, m
 NAME = "stores"
 TITLE = "Stores: a rate limit in memory and in Redis next to the open route"
 QUESTION = ("The cost per request of a rate limit whose state is in Redis (one EVALSHA round trip "
-            "per request, hiredis on the worker's loop) next to the same limit in memory and to the "
-            "route without a limit; goal: the Redis route at ≥ 0.85× the open route's req/s. One "
-            "Gatehouse (1 worker), one redis-server, the nginx upstream answering 100 B.")
+            "for the requests of one loop iteration, hiredis on the worker's loop) next to the same "
+            "limit in memory and to the route without a limit; goal: the Redis route at ≥ 0.85× the "
+            "open route's req/s. One Gatehouse (1 worker), one redis-server, the nginx upstream "
+            "answering 100 B.")
 SECTION = "stores"
 BODY_LABEL = "100B"
 GOAL_RATIO = 0.85

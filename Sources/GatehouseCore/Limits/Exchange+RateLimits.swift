@@ -13,15 +13,21 @@ extension Exchange: RateLimitWaiter {
                                                    trustedProxies: snapshot.trustedProxies,
                                                    identity: rateLimitProgress.identity)
         var checks: [RateLimitCheck] = []
-        var applied: [CompiledRateLimit] = []
-        for limit in limits {
+        checks.reserveCapacity(limits.count)
+        // The limits that apply, built only once one does not: usually every one does.
+        var someApplied: [CompiledRateLimit]?
+        for (index, limit) in limits.enumerated() {
             var key = limit.namespace
             key.reserveCapacity(limit.namespace.count + Self.keyMaterialCapacity)
-            guard limit.strategy.appendKey(to: &key, for: request) else { continue }
+            guard limit.strategy.appendKey(to: &key, for: request) else {
+                if someApplied == nil { someApplied = Array(limits[..<index]) }
+                continue
+            }
             checks.append(RateLimitCheck(gcra: limit.gcra, key: key))
-            applied.append(limit)
+            someApplied?.append(limit)
         }
         if checks.isEmpty { return .next }
+        let applied = someApplied ?? limits
         switch route.rateLimits.store.decide(checks, now: Int64(loop.now), waiter: self) {
         case .decided(let decisions):
             return apply(decisions, of: applied)

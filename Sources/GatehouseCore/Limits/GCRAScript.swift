@@ -1,37 +1,63 @@
 import COpenSSL
 import GatehouseIO
 
-/// The GCRA of `GCRA.swift` as one Lua script over every key of a limit stage, so a decision is
-/// one Redis round trip and all-or-nothing like `MemoryRateLimitStore`: when any key refuses,
-/// none is written. Time is Redis's own clock (`TIME`), the one clock every replica shares;
-/// Lua numbers are doubles, so times are microseconds (exact up to 2^53 µs, some 285 years).
+/// The GCRA of `GCRA.swift` as one Lua script over a batch of limit stages, so one Redis round
+/// trip decides every stage one worker asked about during one loop iteration
+/// (`RedisRateLimitBatch.swift`). Each stage is all-or-nothing like `MemoryRateLimitStore`:
+/// when any of its keys refuses, none is counted. Stages are decided in order, each seeing the
+/// ones before it, exactly as the same stages sent one by one would be; Redis runs a script
+/// atomically, so no other client's request falls between them. Time is Redis's own clock
+/// (`TIME`), the one clock every replica shares; Lua numbers are doubles, so times are
+/// microseconds (exact up to 2^53 µs, some 285 years).
 ///
-/// KEYS: the stage's keys. ARGV: per key, its emission interval T and tolerance τ in µs.
-/// Reply: Redis's now, then each key's TAT before this request (-1: none), all in µs; the
-/// decisions themselves are computed from them by `GCRA.decide`, the same code the memory store
-/// runs. Each written key expires when its TAT is reached: state that says "full burst" is
-/// worth nothing.
+/// KEYS: the batch's distinct limits (a key with its T and τ). ARGV[1]: the stages as bytes —
+/// per stage its check count, then per check the 1-based index of its limit in two bytes, big
+/// endian. ARGV[2i], ARGV[2i+1]: limit i's emission interval T and tolerance τ in µs. Text
+/// numbers cost Redis a `strtod` each, so a batch of a hundred requests on one key parses
+/// two, not three hundred. Reply: Redis's now, then for every check of every stage, in order,
+/// its key's TAT before that stage (-1: none), all in µs; the decisions are computed from them
+/// by `GCRA.decide`, the same code the memory store runs. Each key is read once and written
+/// once per batch, and expires when its TAT is reached: state that says "full burst" is worth
+/// nothing.
 enum GCRAScript {
     static let source = """
         local time = redis.call('TIME')
         local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-        local stored = {}
-        local allowed = true
+        local intervals, tolerances, tats, written = {}, {}, {}, {}
         for i, key in ipairs(KEYS) do
-          local tolerance = tonumber(ARGV[2 * i])
-          local tat = tonumber(redis.call('GET', key))
-          stored[i] = tat or -1
-          if math.max(tat or now, now) - now > tolerance then allowed = false end
+          intervals[i] = tonumber(ARGV[2 * i])
+          tolerances[i] = tonumber(ARGV[2 * i + 1])
+          if tats[key] == nil then tats[key] = tonumber(redis.call('GET', key)) or -1 end
         end
-        if allowed then
-          for i, key in ipairs(KEYS) do
-            local interval = tonumber(ARGV[2 * i - 1])
-            local tat = math.max(stored[i], now) + interval
-            redis.call('SET', key, string.format('%.0f', tat), 'PX', math.max(1, math.ceil((tat - now) / 1000)))
-          end
-        end
+        local stages = ARGV[1]
         local reply = { now }
-        for i = 1, #stored do reply[i + 1] = stored[i] end
+        local at = 1
+        while at <= #stages do
+          local count = string.byte(stages, at)
+          local first = at + 1
+          local allowed = true
+          for j = 0, count - 1 do
+            local high, low = string.byte(stages, first + 2 * j, first + 2 * j + 1)
+            local i = high * 256 + low
+            local tat = tats[KEYS[i]]
+            reply[#reply + 1] = tat
+            if math.max(tat, now) - now > tolerances[i] then allowed = false end
+          end
+          if allowed then
+            for j = 0, count - 1 do
+              local high, low = string.byte(stages, first + 2 * j, first + 2 * j + 1)
+              local i = high * 256 + low
+              local key = KEYS[i]
+              tats[key] = math.max(tats[key], now) + intervals[i]
+              written[key] = true
+            end
+          end
+          at = first + 2 * count
+        end
+        for key in pairs(written) do
+          local tat = tats[key]
+          redis.call('SET', key, string.format('%.0f', tat), 'PX', math.max(1, math.ceil((tat - now) / 1000)))
+        end
         return reply
         """
 
@@ -50,31 +76,72 @@ enum GCRAScript {
     /// `EVALSHA <sha1>`, built once.
     private static let evalPrefix: [[UInt8]] = [Array("EVALSHA".utf8), Array(sha1Hex.utf8)]
 
-    /// `EVALSHA sha n key… T τ …` for `checks`, each key behind `prefix`.
-    static func evalCommand(_ checks: [RateLimitCheck], prefix: [UInt8]) -> [[UInt8]] {
+    /// Limits (distinct keys with their parameters) one script call can name: two bytes each.
+    static let maximumLimits = Int(UInt16.max)
+    /// Checks one stage can have: one byte.
+    static let maximumChecksPerStage = Int(UInt8.max)
+
+    /// `EVALSHA sha n key… stages T τ …` for `stages`, each key behind `prefix`. A batch
+    /// stays far inside both bounds (`RedisRateLimitBatch.maximumStages`, a route's few limits).
+    static func evalCommand(_ stages: [[RateLimitCheck]], prefix: [UInt8]) -> [[UInt8]] {
+        var limits: [RateLimitCheck] = []
+        var indexOfKey: [[UInt8]: Int] = [:]
+        var stageBytes: [UInt8] = []
+        stageBytes.reserveCapacity(stages.reduce(0) { $0 + 1 + 2 * $1.count })
+        for checks in stages {
+            precondition(checks.count <= maximumChecksPerStage, "a route has a few limits")
+            stageBytes.append(UInt8(checks.count))
+            for check in checks {
+                let index: Int
+                if let known = indexOfKey[check.key], limits[known].gcra == check.gcra {
+                    index = known
+                } else {
+                    // The same key with other parameters (a reload between two stages) is a
+                    // limit of its own; the script keeps one TAT per key either way.
+                    limits.append(check)
+                    index = limits.count - 1
+                    if indexOfKey[check.key] == nil { indexOfKey[check.key] = index }
+                }
+                precondition(index < maximumLimits, "a batch names a few hundred limits at most")
+                let oneBased = index + 1
+                stageBytes.append(UInt8(oneBased >> 8))
+                stageBytes.append(UInt8(oneBased & 0xff))
+            }
+        }
         var arguments = evalPrefix
-        arguments.reserveCapacity(evalPrefix.count + 1 + 3 * checks.count)
-        arguments.append(Array(String(checks.count).utf8))
-        for check in checks { arguments.append(prefix + check.key) }
-        for check in checks {
-            arguments.append(Array(String(check.gcra.emissionInterval / nanosPerMicro).utf8))
-            arguments.append(Array(String(check.gcra.tolerance / nanosPerMicro).utf8))
+        arguments.reserveCapacity(evalPrefix.count + 2 + 3 * limits.count)
+        arguments.append(decimal(Int64(limits.count)))
+        for limit in limits { arguments.append(prefix + limit.key) }
+        arguments.append(stageBytes)
+        for limit in limits {
+            arguments.append(decimal(limit.gcra.emissionInterval / nanosPerMicro))
+            arguments.append(decimal(limit.gcra.tolerance / nanosPerMicro))
         }
         return arguments
     }
 
-    /// The decisions the script's reply stands for, or nil when it is not the script's reply.
-    static func decisions(_ reply: RedisReply, for checks: [RateLimitCheck]) -> [GCRADecision]? {
-        guard case .array(let items) = reply, items.count == checks.count + 1 else { return nil }
-        var numbers: [Int64] = []
-        numbers.reserveCapacity(items.count)
-        for item in items {
-            guard case .integer(let number) = item else { return nil }
-            numbers.append(number)
+    /// The decisions the script's reply stands for, one list per stage, or nil when it is not
+    /// the script's reply to `stages`.
+    static func decisions(_ reply: RedisReply, for stages: [[RateLimitCheck]]) -> [[GCRADecision]]? {
+        let keyCount = stages.reduce(0) { $0 + $1.count }
+        guard case .array(let items) = reply, items.count == keyCount + 1,
+              case .integer(let nowMicros) = items[0] else { return nil }
+        let now = nowMicros * nanosPerMicro
+        var index = 1
+        var answers: [[GCRADecision]] = []
+        answers.reserveCapacity(stages.count)
+        for checks in stages {
+            var decisions: [GCRADecision] = []
+            decisions.reserveCapacity(checks.count)
+            for check in checks {
+                guard case .integer(let storedTAT) = items[index] else { return nil }
+                index += 1
+                decisions.append(check.gcra.decide(tat: storedTAT < 0 ? nil : storedTAT * nanosPerMicro, now: now).decision)
+            }
+            answers.append(decisions)
         }
-        let now = numbers[0] * nanosPerMicro
-        return zip(checks, numbers.dropFirst()).map { check, storedTAT in
-            check.gcra.decide(tat: storedTAT < 0 ? nil : storedTAT * nanosPerMicro, now: now).decision
-        }
+        return answers
     }
+
+    private static func decimal(_ value: Int64) -> [UInt8] { Array(String(value).utf8) }
 }

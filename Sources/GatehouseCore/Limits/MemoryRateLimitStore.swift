@@ -49,12 +49,18 @@ public final class MemoryRateLimitStore: RateLimitStore {
         decisions.reserveCapacity(checks.count)
         for check in checks {
             decisions.append(stripe(for: check.key).entries.withLock { map in
-                let (decision, tat) = check.gcra.decide(tat: map[check.key], now: now)
+                // A key seen before is updated where it is: the key is hashed once, not three times.
+                if let index = map.index(forKey: check.key) {
+                    let (decision, tat) = check.gcra.decide(tat: map.values[index], now: now)
+                    if decision.allowed { map.values[index] = tat }
+                    return decision
+                }
+                let (decision, tat) = check.gcra.decide(tat: nil, now: now)
                 if decision.allowed { store(tat, for: check.key, in: &map, now: now) }
                 return decision
             })
         }
-        if decisions.contains(where: { !$0.allowed }) {
+        if checks.count > 1 && decisions.contains(where: { !$0.allowed }) {
             for (check, decision) in zip(checks, decisions) where decision.allowed {
                 stripe(for: check.key).entries.withLock { map in
                     if let tat = map[check.key] { map[check.key] = check.gcra.refund(tat: tat) }

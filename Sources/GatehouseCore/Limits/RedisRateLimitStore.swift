@@ -2,9 +2,10 @@ import GatehouseConfig
 import GatehouseIO
 import Synchronization
 
-/// Limit state in a Redis store (`stores.NAME`), shared by every replica: one EVALSHA of
-/// `GCRAScript` per limit stage, on the worker's own connection to the store. It answers
-/// `.pending` and calls the waiter from the reply handler, on the worker's loop.
+/// Limit state in a Redis store (`stores.NAME`), shared by every replica: the stages a worker
+/// asks about during one loop iteration go as one EVALSHA of `GCRAScript`, on the worker's own
+/// connection to the store (`RedisRateLimitBatch`). It answers `.pending` and calls each
+/// waiter from the reply handler, on the worker's loop.
 ///
 /// When the store cannot answer — marked down (skipped at once), or this command failed or timed
 /// out — the store's `on_failure` decides: `local` asks a memory store of this process (limits
@@ -33,49 +34,55 @@ public final class RedisRateLimitStore: RateLimitStore {
     }
 
     public func decide(_ checks: [RateLimitCheck], now: Int64, waiter: RateLimitWaiter) -> RateLimitAnswer {
-        guard let client = waiter.storeClients.client(named: name) else { return answerWithoutStore(checks, now: now) }
-        if send(checks, on: client, waiter: waiter, reloadingScript: false) { return .pending }
-        return answerWithoutStore(checks, now: now)
+        // A store marked down is skipped at once: no request waits for a Redis known to be gone.
+        guard let batch = waiter.storeClients.rateLimitBatch(named: name), !batch.client.isDown else {
+            return answerWithoutStore(checks, now: now)
+        }
+        batch.add(checks, waiter: waiter, store: self)
+        return .pending
     }
 
     // MARK: - The round trip
 
-    /// Sends the stage's script; false when the client refused at once (down, not connected).
-    private func send(_ checks: [RateLimitCheck], on client: RedisClient, waiter: RateLimitWaiter,
-                      reloadingScript: Bool) -> Bool {
-        let failure = client.send(GCRAScript.evalCommand(checks, prefix: keyPrefix), op: Self.operation) { [self] result in
+    /// Sends one script call for `batch` (`RedisRateLimitBatch`); every stage's waiter hears
+    /// the decisions, or what `on_failure` says when the store cannot answer.
+    func send(_ batch: [RedisRateLimitBatch.Stage], on client: RedisClient, reloadingScript: Bool = false) {
+        let stages = batch.map(\.checks)
+        let failure = client.send(GCRAScript.evalCommand(stages, prefix: keyPrefix), op: Self.operation) { [self] result in
             switch result {
             case .success(let reply):
-                replied(reply, checks, client: client, waiter: waiter, reloadingScript: reloadingScript)
+                replied(reply, batch, stages, client: client, reloadingScript: reloadingScript)
             case .failure:
-                deliver(answerWithoutStore(checks, now: Int64(client.loop.now)), to: waiter)
+                answerWithoutStore(batch, now: Int64(client.loop.now))
             }
         }
-        return failure == nil
+        if failure != nil { answerWithoutStore(batch, now: Int64(client.loop.now)) }
     }
 
-    private func replied(_ reply: RedisReply, _ checks: [RateLimitCheck], client: RedisClient, waiter: RateLimitWaiter,
-                         reloadingScript: Bool) {
-        if let decisions = GCRAScript.decisions(reply, for: checks) {
-            waiter.rateLimitsDecided(decisions)
+    private func replied(_ reply: RedisReply, _ batch: [RedisRateLimitBatch.Stage], _ stages: [[RateLimitCheck]],
+                         client: RedisClient, reloadingScript: Bool) {
+        if let decisions = GCRAScript.decisions(reply, for: stages) {
+            for (stage, stageDecisions) in zip(batch, decisions) { stage.waiter.rateLimitsDecided(stageDecisions) }
             return
         }
         if case .error(let text) = reply, text.hasPrefix(Self.noScriptError), !reloadingScript {
             // The script cache was flushed (SCRIPT FLUSH, a failover to a fresh replica): load it
             // again; the EVALSHA right behind it on the same connection finds it.
             _ = client.send(GCRAScript.loadCommand, op: Self.operation) { _ in }
-            if send(checks, on: client, waiter: waiter, reloadingScript: true) { return }
-        } else {
-            client.reportFailure(op: Self.operation, reason: Self.describe(reply))
+            send(batch, on: client, reloadingScript: true)
+            return
         }
-        deliver(answerWithoutStore(checks, now: Int64(client.loop.now)), to: waiter)
+        client.reportFailure(op: Self.operation, reason: Self.describe(reply))
+        answerWithoutStore(batch, now: Int64(client.loop.now))
     }
 
-    private func deliver(_ answer: RateLimitAnswer, to waiter: RateLimitWaiter) {
-        switch answer {
-        case .decided(let decisions): waiter.rateLimitsDecided(decisions)
-        case .unavailable: waiter.rateLimitsUnavailable()
-        case .pending: break
+    private func answerWithoutStore(_ batch: [RedisRateLimitBatch.Stage], now: Int64) {
+        for stage in batch {
+            switch answerWithoutStore(stage.checks, now: now) {
+            case .decided(let decisions): stage.waiter.rateLimitsDecided(decisions)
+            case .unavailable: stage.waiter.rateLimitsUnavailable()
+            case .pending: break
+            }
         }
     }
 

@@ -7,6 +7,8 @@ public final class WorkerStores {
         let store: CompiledStore
         let client: RedisClient
         let observer: StoreObserver
+        /// The rate-limit stages waiting for this iteration's script call on `client`.
+        let rateLimitBatch: RedisRateLimitBatch
     }
 
     private let loop: EventLoop
@@ -19,13 +21,15 @@ public final class WorkerStores {
         var kept: [String: Entry] = [:]
         for store in stores {
             if let entry = entries[store.config.name], entry.store.options == store.options {
-                kept[store.config.name] = Entry(store: store, client: entry.client, observer: entry.observer)
+                kept[store.config.name] = Entry(store: store, client: entry.client, observer: entry.observer,
+                                                rateLimitBatch: entry.rateLimitBatch)
                 continue
             }
             let client = RedisClient(loop: loop, options: store.options)
             let observer = StoreObserver(series: store.series)
             client.observer = observer
-            kept[store.config.name] = Entry(store: store, client: client, observer: observer)
+            kept[store.config.name] = Entry(store: store, client: client, observer: observer,
+                                            rateLimitBatch: RedisRateLimitBatch(client: client))
             client.start()
         }
         for (name, entry) in entries where kept[name]?.client !== entry.client { close(entry) }
@@ -34,6 +38,9 @@ public final class WorkerStores {
 
     /// This worker's client for the store `name`, if the configuration has it.
     func client(named name: String) -> RedisClient? { entries[name]?.client }
+
+    /// This worker's rate-limit batch for the store `name`, if the configuration has it.
+    func rateLimitBatch(named name: String) -> RedisRateLimitBatch? { entries[name]?.rateLimitBatch }
 
     func closeAll() {
         for entry in entries.values { close(entry) }
