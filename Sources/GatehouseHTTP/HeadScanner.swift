@@ -48,11 +48,23 @@ struct HeadScanner {
         // byte-by-byte path below would reach at the same position.
         let wordLimit = min(count, headLimitIndex)
         while index < count {
-            let wordEnd = index + Self.wordBytes
-            if wordEnd <= wordLimit, index > firstLineCheckpoint || wordEnd <= firstLineCheckpoint,
-               Self.onlyLineBytes(buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                index = wordEnd
+            // Long values (tokens, cookies) go four words at a time: one test for 32 bytes.
+            let blockEnd = index + Self.blockBytes
+            if blockEnd <= wordLimit, index > firstLineCheckpoint || blockEnd <= firstLineCheckpoint,
+               Self.onlyLineBytes(inBlockOf: buffer, at: index) {
+                index = blockEnd
                 continue
+            }
+            let wordEnd = index + Self.wordBytes
+            if wordEnd <= wordLimit, index > firstLineCheckpoint || wordEnd <= firstLineCheckpoint {
+                let bits = Self.controlBits(UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                if bits == 0 {
+                    index = wordEnd
+                    continue
+                }
+                // The lowest flagged byte is exactly the first control byte (see `controlBits`):
+                // the plain bytes before it are skipped, and the byte path takes it from there.
+                index += bits.trailingZeroBitCount / 8
             }
             if index >= headLimitIndex { return .headTooLarge }
             if index == firstLineCheckpoint, !hasCarriageReturn(buffer, through: index) {
@@ -80,19 +92,32 @@ struct HeadScanner {
     }
 
     private static let wordBytes = MemoryLayout<UInt64>.size
+    private static let blockBytes = 4 * wordBytes
     private static let lowBits: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// True when none of the word's eight bytes is a control byte (below SP, HTAB included, or
-    /// DEL): the bit trick reports whether any byte is below a bound, or zero, exactly (it may
-    /// misplace which byte, which does not matter here). HTAB and CR send the word to the
-    /// byte path, which accepts the one and handles the other.
+    /// True when none of the 32 bytes from `offset` is a control byte (see `controlBits`), with
+    /// one branch.
     @inline(__always)
-    private static func onlyLineBytes(_ word: UInt64) -> Bool {
+    private static func onlyLineBytes(inBlockOf buffer: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        let first = controlBits(buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        let second = controlBits(buffer.loadUnaligned(fromByteOffset: offset + wordBytes, as: UInt64.self))
+        let third = controlBits(buffer.loadUnaligned(fromByteOffset: offset + 2 * wordBytes, as: UInt64.self))
+        let fourth = controlBits(buffer.loadUnaligned(fromByteOffset: offset + 3 * wordBytes, as: UInt64.self))
+        return first | second | third | fourth == 0
+    }
+
+    /// Non-zero when the word holds a control byte (below SP, HTAB included, or DEL): the bit
+    /// trick flags every byte below a bound, or zero, and may also flag bytes above the first
+    /// flagged one (a borrow runs upward), never below it, so the lowest flagged byte (the
+    /// word is loaded little-endian: the lowest bits) is the first control byte. HTAB and CR
+    /// go to the byte path, which accepts the one and handles the other.
+    @inline(__always)
+    private static func controlBits(_ word: UInt64) -> UInt64 {
         let belowSpace = (word &- lowBits &* UInt64(ASCII.space)) & ~word & highBits
         let delete = word ^ (lowBits &* UInt64(ASCII.delete))
         let hasDelete = (delete &- lowBits) & ~delete & highBits
-        return belowSpace | hasDelete == 0
+        return belowSpace | hasDelete
     }
 
     /// True when a CR occurs in `lineStart...last`: the first line ended by then.

@@ -47,12 +47,8 @@ public final class APIKeyAuthenticator: Sendable {
 
     /// nil only if libcrypto cannot hash; a key is then refused rather than compared as zeros.
     static func sha256(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        var length: UInt32 = 0
-        let status = digest.withUnsafeMutableBufferPointer { output in
-            EVP_Digest(bytes.baseAddress, bytes.count, output.baseAddress, &length, FetchedDigest.sha256, nil)
-        }
-        guard status == 1, length == UInt32(SHA256_DIGEST_LENGTH) else {
+        var digest = [UInt8](repeating: 0, count: SHA256Digest.length)
+        guard digest.withUnsafeMutableBufferPointer({ SHA256Digest.digest(bytes, into: $0.baseAddress!) }) else {
             ERR_clear_error()
             return nil
         }

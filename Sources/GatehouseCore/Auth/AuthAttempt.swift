@@ -20,14 +20,18 @@ struct AuthAttempt {
     }
 
     /// Verifies `token` with one JWT provider (the worker's verified-token cache first); the
-    /// outcome when it passes, nil (the reason kept) when it does not.
+    /// outcome when it passes, nil (the reason kept) when it does not. An `uncheckedBearer`
+    /// token's characters are checked on a cache miss: the cache holds only tokens that passed.
     mutating func verify(_ token: UnsafeRawBufferPointer, provider name: String, verifier: JWTVerifier,
                          claimHeaders: [(name: String, claim: String)], cache: VerifiedTokenCache,
-                         tokenQueryParameter: Range<Int>? = nil) -> AuthOutcome? {
+                         tokenQueryParameter: Range<Int>? = nil, uncheckedBearer: Bool = false) -> AuthOutcome? {
         let generation = verifier.keyGeneration
         let result: Result<VerifiedClaims, AuthFailure>
         if let claims = cache.lookup(token, now: now, generation: generation) {
             result = .success(claims)
+        } else if uncheckedBearer, !BearerToken.isWellFormed(token) {
+            refuse(.malformed)
+            return nil
         } else {
             result = verifier.verify(token: token, now: now)
             if case .success(let claims) = result {

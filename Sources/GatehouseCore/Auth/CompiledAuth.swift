@@ -71,7 +71,8 @@ struct CompiledAuth: Sendable {
                 let passed = head.bytes.withUnsafeBytes { raw in
                     attempt.verify(UnsafeRawBufferPointer(rebasing: raw[located.token]), provider: name, verifier: verifier,
                                    claimHeaders: claimHeaders, cache: caches(verifier),
-                                   tokenQueryParameter: located.queryParameter)
+                                   tokenQueryParameter: located.queryParameter,
+                                   uncheckedBearer: located.isUncheckedBearer)
                 }
                 if let passed { return passed }
             case .apiKey(let name, let authenticator, let headerName):

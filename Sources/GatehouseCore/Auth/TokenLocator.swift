@@ -7,6 +7,9 @@ struct LocatedToken {
     var token: Range<Int>
     /// `name=value` plus one neighbouring `&`, within the request target.
     var queryParameter: Range<Int>?
+    /// A bearer token whose characters are checked only if the verified-token cache does not
+    /// hold it (`BearerToken.locate`).
+    var isUncheckedBearer = false
 }
 
 /// The result of looking for a token.
@@ -25,10 +28,11 @@ enum TokenLocator {
                 switch source {
                 case .header:
                     guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
-                    guard let range = BearerToken.extract(from: UnsafeRawBufferPointer(rebasing: raw[value])) else {
+                    guard let range = BearerToken.locate(in: UnsafeRawBufferPointer(rebasing: raw[value])) else {
                         return .malformed
                     }
-                    return .found(LocatedToken(token: (value.lowerBound + range.lowerBound)..<(value.lowerBound + range.upperBound)))
+                    return .found(LocatedToken(token: (value.lowerBound + range.lowerBound)..<(value.lowerBound + range.upperBound),
+                                               isUncheckedBearer: true))
                 case .cookie(let name):
                     for field in head.headers
                     where HeaderNames.asciiCaseInsensitiveEquals(UnsafeRawBufferPointer(rebasing: raw[field.name]), "cookie") {

@@ -30,7 +30,7 @@ final class CacheEntry: Sendable {
         self.headerBlock = headerBlock
         self.body = body
         // A store that kept the validator (Redis) passes it back rather than hashing the body again.
-        self.etag = etag ?? "\"" + PersistedQueryHash.sha256Hex(body) + "\""
+        self.etag = etag ?? body.withUnsafeBytes { PersistedQueryHash.sha256Hex($0, quote: UInt8(ascii: "\"")) }
         self.isPublic = isPublic
         self.storedAt = storedAt
         freshUntil = storedAt + maxAgeNanos
@@ -62,6 +62,17 @@ struct CacheKey: Hashable, Sendable {
     let digest: String
 
     init(digest: String) { self.digest = digest }
+
+    /// The digest is uniform already: 16 of its hex digits (64 bits) are plenty for a hash
+    /// table, and hashing all 64 showed in profiles (a key is hashed several times per request).
+    func hash(into hasher: inout Hasher) {
+        let hashed: Void? = digest.utf8.withContiguousStorageIfAvailable { bytes in
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(Self.hashedDigits))))
+        }
+        if hashed == nil { hasher.combine(digest) }
+    }
+
+    static let hashedDigits = 16
 
     init(parts: [[UInt8]]) {
         var material = CacheKeyMaterial()

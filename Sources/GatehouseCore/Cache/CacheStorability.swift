@@ -45,8 +45,14 @@ enum CacheStorability {
 
     /// A whole body: JSON whose top level is an object without `errors`, within the size.
     static func acceptsBody(_ body: [UInt8], maxEntrySize: Int) -> Bool {
+        body.withUnsafeBytes { acceptsBody($0, maxEntrySize: maxEntrySize) }
+    }
+
+    static func acceptsBody(_ body: UnsafeRawBufferPointer, maxEntrySize: Int) -> Bool {
         guard body.count <= maxEntrySize else { return false }
         // Checked without building the document: this runs on every storable miss.
-        return JSONReader.objectHasTopLevelKey(body, "errors") == false
+        return JSONReader.objectHasTopLevelKey(body, errorsKey) == false
     }
+
+    private static let errorsKey = Array("errors".utf8)
 }

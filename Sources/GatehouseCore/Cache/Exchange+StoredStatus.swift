@@ -35,7 +35,7 @@ extension Exchange {
            upstream.input.readable.count < length, !upstreamEOF {
             return false
         }
-        if case .incomplete = heldCacheBody(upstream), !upstreamEOF { return false }
+        if !heldBodyIsWhole(upstream), case .incomplete = heldCacheBody(upstream), !upstreamEOF { return false }
         cacheCapture?.holdsHead = false
         return letHeldResponseThrough()
     }
@@ -43,11 +43,26 @@ extension Exchange {
     /// Just before a held head goes out: the miss's `Cache-Status` says `stored` when the whole
     /// body is in and may be stored.
     func settleCacheStatus() {
-        guard let upstream, let capture = cacheCapture, !capture.overflowed,
-              case .whole(let body) = heldCacheBody(upstream),
-              CacheStorability.acceptsBody(body, maxEntrySize: capture.limit) else { return }
+        guard let upstream, let capture = cacheCapture, !capture.overflowed else { return }
+        let accepted: Bool
+        if heldBodyIsWhole(upstream), case .length(let length) = responseBody {
+            // Judged where it lies in the upstream's buffer: the capture copies it once, as it is pumped.
+            accepted = CacheStorability.acceptsBody(UnsafeRawBufferPointer(rebasing: upstream.input.readable.prefix(length)),
+                                                    maxEntrySize: capture.limit)
+        } else if case .whole(let body) = heldCacheBody(upstream) {
+            accepted = CacheStorability.acceptsBody(body, maxEntrySize: capture.limit)
+        } else {
+            return
+        }
+        guard accepted else { return }
         capture.bodyAccepted = true
         appendToCacheStatus(Self.storedParameter)
+    }
+
+    /// A Content-Length body within the limit whose bytes are all held: whole, known by counting.
+    private func heldBodyIsWhole(_ upstream: UpstreamConnection) -> Bool {
+        guard case .length(let length) = responseBody else { return false }
+        return length <= (cacheCapture?.limit ?? 0) && upstream.input.readable.count >= length
     }
 
     private func heldCacheBody(_ upstream: UpstreamConnection) -> HeldCacheBody {

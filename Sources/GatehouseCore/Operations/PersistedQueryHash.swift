@@ -4,17 +4,17 @@ import COpenSSL
 /// trusted-documents clients compute them over the document text's UTF-8 bytes.
 enum PersistedQueryHash {
     static func sha256Hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
-        let hashed: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
-            EVP_Digest(buffer.baseAddress, buffer.count, &digest, nil, FetchedDigest.sha256, nil) == 1
+        if let hex = bytes.withContiguousStorageIfAvailable({ sha256Hex(UnsafeRawBufferPointer($0)) }) { return hex }
+        return Array(bytes).withUnsafeBytes { sha256Hex($0) }
+    }
+
+    /// Lowercase hex of the digest of `bytes`, with `quote` before and after when given (an
+    /// ETag); one allocation, the string's own.
+    static func sha256Hex(_ bytes: UnsafeRawBufferPointer, quote: UInt8? = nil) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256Digest.length) { digest in
+            SHA256Digest.digest(bytes, into: digest.baseAddress!)
+            return hex(UnsafeBufferPointer(digest), quote: quote)
         }
-        if hashed == nil {
-            let copy = Array(bytes)
-            _ = copy.withUnsafeBufferPointer { buffer in
-                EVP_Digest(buffer.baseAddress, buffer.count, &digest, nil, FetchedDigest.sha256, nil)
-            }
-        }
-        return hex(digest)
     }
 
     static func sha256Hex(_ text: String) -> String {
@@ -40,13 +40,24 @@ enum PersistedQueryHash {
     }
 
     /// Written straight into the string's storage: digests are taken per request (cache keys).
-    private static func hex(_ digest: [UInt8]) -> String {
-        String(unsafeUninitializedCapacity: digest.count * 2) { text in
-            for (index, byte) in digest.enumerated() {
-                text[2 * index] = hexDigit(byte >> 4)
-                text[2 * index + 1] = hexDigit(byte & 0x0F)
+    private static func hex(_ digest: UnsafeBufferPointer<UInt8>, quote: UInt8?) -> String {
+        let quotes = quote == nil ? 0 : 2
+        return String(unsafeUninitializedCapacity: digest.count * 2 + quotes) { text in
+            var at = 0
+            if let quote {
+                text[0] = quote
+                at = 1
             }
-            return digest.count * 2
+            for byte in digest {
+                text[at] = hexDigit(byte >> 4)
+                text[at + 1] = hexDigit(byte & 0x0F)
+                at += 2
+            }
+            if let quote {
+                text[at] = quote
+                at += 1
+            }
+            return at
         }
     }
 

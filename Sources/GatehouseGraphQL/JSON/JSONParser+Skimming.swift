@@ -58,10 +58,14 @@ extension JSONReader {
     /// else whether it has the top-level key `key`. Checks what `parse` checks, without building
     /// the document.
     public static func objectHasTopLevelKey(_ bytes: [UInt8], _ key: String, maxDepth: Int = 64) -> Bool? {
-        bytes.withUnsafeBytes { buffer in
-            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth, rejectDuplicateKeys: false)
-            guard let result = try? parser.skimDocument(topLevelKey: Array(key.utf8)), result.isObject else { return nil }
-            return result.hasKey
-        }
+        bytes.withUnsafeBytes { objectHasTopLevelKey($0, Array(key.utf8), maxDepth: maxDepth) }
+    }
+
+    /// The same over bytes where they lie (a response body still in the upstream's buffer).
+    public static func objectHasTopLevelKey(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8],
+                                            maxDepth: Int = 64) -> Bool? {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, rejectDuplicateKeys: false)
+        guard let result = try? parser.skimDocument(topLevelKey: key), result.isObject else { return nil }
+        return result.hasKey
     }
 }
