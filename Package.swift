@@ -20,7 +20,12 @@ let exclusivityUnchecked: SwiftSetting = .unsafeFlags(["-enforce-exclusivity=unc
 // start. (The tests keep them: Swift Testing is built on concurrency.)
 let leanRuntime: SwiftSetting = .unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import",
                                               "-Xfrontend", "-disable-implicit-string-processing-module-import"])
-let hotPath: [SwiftSetting] = [exclusivityUnchecked, leanRuntime]
+// The request path's modules also expose their bodies to each other in release builds, so a
+// generic or protocol-extension call across a module boundary (a head's lookups, the buffer's
+// appends) is specialized and inlined rather than made through witness tables that copy and
+// retain: 5% fewer instructions per proxied request (callgrind).
+let crossModule: SwiftSetting = .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+let hotPath: [SwiftSetting] = [exclusivityUnchecked, leanRuntime, crossModule]
 let product: [SwiftSetting] = [leanRuntime]
 
 let package = Package(
