@@ -74,20 +74,25 @@ clean:
 # Benchmarks (Benchmarks/README.md): Gatehouse side by side with nginx and haproxy.
 #   make bench        the full run, about 12 minutes; writes Benchmarks/RESULTS.md
 #   make bench-quick  under 2 minutes, for checking a change; prints only
-# Both build the release binary first, unless GATEHOUSE_BIN names a binary to use instead
+#   make bench-instructions  user-space instructions per request under callgrind, about a
+#                     minute: the count that does not move with the machine's noise
+# They build the release binary first, unless GATEHOUSE_BIN names a binary to use instead
 # (make bench-quick GATEHOUSE_BIN=/path/to/gatehouse). BENCH_FLAGS passes more options to
 # Benchmarks/bench.py (python3 Benchmarks/bench.py --help).
 
 BENCH_FLAGS ?=
 BENCH_BINARY = $(if $(GATEHOUSE_BIN),,build)
 
-.PHONY: bench bench-quick
+.PHONY: bench bench-quick bench-instructions
 
 bench: $(BENCH_BINARY)
 	$(PYTHON) Benchmarks/bench.py $(BENCH_FLAGS)
 
 bench-quick: $(BENCH_BINARY)
 	$(PYTHON) Benchmarks/bench.py --quick $(BENCH_FLAGS)
+
+bench-instructions: $(BENCH_BINARY)
+	$(PYTHON) Benchmarks/bench.py --scenario instructions $(BENCH_FLAGS)
 
 # --- Hardening: fuzzing, sanitizers, soak --------------------------------------------------------
 #   make fuzz-quick     every libFuzzer target ~18 s from its seed corpus (part of a full test run)

@@ -110,7 +110,9 @@ class Peers:
         return self._add(Target("haproxy", service, service.pid, jwt_port=use_jwt_port))
 
     def start_gatehouse(self, name: str, workers: int, template: str = "gatehouse.yaml",
-                        extra: dict | None = None) -> Target:
+                        extra: dict | None = None, wrapper: list[str] | None = None,
+                        ready_timeout: float = 15.0) -> Target:
+        """`wrapper` runs the binary under another program (valgrind), which then has its pid."""
         (port,) = free_ports(1)
         values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port,
                   "WORKERS": workers, **(extra or {})}
@@ -120,7 +122,8 @@ class Peers:
                                cwd=self.settings.work_dir)
         if check.returncode != 0:
             raise SystemExit(f"bench: gatehouse check refused {conf}:\n{check.stdout}{check.stderr}")
-        service = self.services.start(name, [binary, "run", "--config", str(conf)], port)
+        service = self.services.start(name, (wrapper or []) + [binary, "run", "--config", str(conf)], port,
+                                      ready_timeout=ready_timeout)
         return self._add(Target(name, service, service.pid))
 
     # MARK: - Helpers

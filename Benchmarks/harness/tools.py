@@ -55,6 +55,22 @@ def ensure_programs() -> dict[str, str]:
     return paths
 
 
+def ensure_optional_program(program: str, package: str) -> str:
+    """A program only one scenario needs (valgrind for `instructions`), installed when missing."""
+    if which(program) is None:
+        log(f"installing {package}")
+        as_root = [] if os.geteuid() == 0 else (["sudo"] if which("sudo") else None)
+        if as_root is None:
+            raise SystemExit(f"bench: {program} missing and not root (no sudo either)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(as_root + ["apt-get", "install", "-y", "-q", "--no-install-recommends", package],
+                       check=True, env=env)
+    path = which(program)
+    if path is None:
+        raise SystemExit(f"bench: {program} still missing after installing {package}")
+    return path
+
+
 def ensure_python_packages() -> None:
     missing = [package for module, package in PIP_PROVIDERS.items()
                if importlib.util.find_spec(module) is None]
