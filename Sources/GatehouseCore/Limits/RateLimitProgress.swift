@@ -22,19 +22,33 @@ struct RateLimitProgress {
     /// `RateLimit-Policy` and `RateLimit` lines for the closest limit; empty before any.
     var headerBlock: [UInt8] {
         guard let (limit, decision) = closest else { return [] }
-        var block = limit.policyField
-        block.reserveCapacity(block.count + limit.limitFieldStart.count + Self.numbersAndSeparatorsCapacity)
+        var block: [UInt8] = []
+        block.reserveCapacity(limit.policyField.count + limit.limitFieldStart.count + Self.numbersAndSeparatorsCapacity)
+        block.append(contentsOf: limit.policyField)
         block.append(contentsOf: limit.limitFieldStart)
         Self.appendDecimal(decision.remaining, to: &block)
-        block.append(contentsOf: ";t=".utf8)
+        block.append(contentsOf: Self.resetSeparator)
         Self.appendDecimal(decision.resetSeconds, to: &block)
-        block.append(contentsOf: "\r\n".utf8)
+        block.append(contentsOf: Self.lineEnd)
         return block
     }
 
-    /// Appends a non-negative integer in decimal, without going through a String.
+    private static let resetSeparator: [UInt8] = Array(";t=".utf8)
+    private static let lineEnd: [UInt8] = [0x0D, 0x0A]
+
+    /// Appends a non-negative integer in decimal, formatted on the stack and appended at once
+    /// (this runs on every response of a limited route).
     private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &out) }
-        out.append(UInt8(ascii: "0") + UInt8(value % 10))
+        let capacity = 20  // digits of Int.max
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { digits in
+            var rest = value
+            var start = capacity
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 }
