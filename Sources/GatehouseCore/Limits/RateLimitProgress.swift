@@ -1,8 +1,6 @@
 /// What the limits of one request have decided so far: the identity authentication found (for
 /// the second stage) and the limit closest to exhaustion, whose state the response reports.
 struct RateLimitProgress {
-    /// Room for two decimal numbers and the separators between them in the `RateLimit` line.
-    static let numbersAndSeparatorsCapacity = 32
     var identity: AuthenticatedIdentity = .anonymous
     /// A stage whose store answers later: what the phase waits on, and the limits asked.
     var pending: (answer: PendingAnswer, limits: [CompiledRateLimit])?
@@ -19,36 +17,46 @@ struct RateLimitProgress {
         if rank(decision) < rank(kept) { closest = (limit, decision) }
     }
 
-    /// `RateLimit-Policy` and `RateLimit` lines for the closest limit; empty before any.
+    /// `RateLimit-Policy` and `RateLimit` lines for the closest limit; empty before any. Written
+    /// in one pass into one allocation: this runs on every response of a limited route.
     var headerBlock: [UInt8] {
         guard let (limit, decision) = closest else { return [] }
-        var block: [UInt8] = []
-        block.reserveCapacity(limit.policyField.count + limit.limitFieldStart.count + Self.numbersAndSeparatorsCapacity)
-        block.append(contentsOf: limit.policyField)
-        block.append(contentsOf: limit.limitFieldStart)
-        Self.appendDecimal(decision.remaining, to: &block)
-        block.append(contentsOf: Self.resetSeparator)
-        Self.appendDecimal(decision.resetSeconds, to: &block)
-        block.append(contentsOf: Self.lineEnd)
-        return block
+        let fixed = limit.policyField.count + limit.limitFieldStart.count + Self.resetSeparator.count + Self.lineEnd.count
+        return [UInt8](unsafeUninitializedCapacity: fixed + 2 * Self.maximumDigits) { buffer, written in
+            var at = 0
+            func copy(_ bytes: [UInt8]) {
+                bytes.withUnsafeBufferPointer { source in
+                    UnsafeMutableRawPointer(buffer.baseAddress! + at).copyMemory(from: source.baseAddress!, byteCount: source.count)
+                }
+                at += bytes.count
+            }
+            func decimal(_ value: Int) {
+                // Digits counted first, then written from the last: no scratch, no reversal.
+                var digits = 1
+                var rest = value
+                while rest >= 10 {
+                    rest /= 10
+                    digits += 1
+                }
+                rest = value
+                for position in stride(from: at + digits - 1, through: at, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                at += digits
+            }
+            copy(limit.policyField)
+            copy(limit.limitFieldStart)
+            decimal(max(0, decision.remaining))
+            copy(Self.resetSeparator)
+            decimal(max(0, decision.resetSeconds))
+            copy(Self.lineEnd)
+            written = at
+        }
     }
 
     private static let resetSeparator: [UInt8] = Array(";t=".utf8)
     private static let lineEnd: [UInt8] = [0x0D, 0x0A]
-
-    /// Appends a non-negative integer in decimal, formatted on the stack and appended at once
-    /// (this runs on every response of a limited route).
-    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        let capacity = 20  // digits of Int.max
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { digits in
-            var rest = value
-            var start = capacity
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
-    }
+    /// Digits of the largest Int.
+    private static let maximumDigits = 19
 }
