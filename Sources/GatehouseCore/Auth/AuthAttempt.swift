@@ -1,3 +1,5 @@
+import GatehouseHTTP
+
 /// One authentication across a route's providers: each provider's try either passes or leaves
 /// its reason here, and the first reason is the answer when none passes (README, "The two
 /// doors"). Shared by tokens found in the request head and a token a WebSocket client presents
@@ -88,10 +90,10 @@ struct AuthAttempt {
         for (name, claim) in headers {
             switch claims.headerValue(forClaim: claim) {
             case .value(let bytes):
-                block.append(contentsOf: name.utf8)
-                block.append(contentsOf: ": ".utf8)
+                block.append(utf8: name)
+                block.append(ascii: ": ")
                 block.append(contentsOf: bytes)
-                block.append(contentsOf: "\r\n".utf8)
+                block.append(ascii: "\r\n")
             case .absent:
                 continue
             case .refused:

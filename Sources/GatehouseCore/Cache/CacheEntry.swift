@@ -1,3 +1,5 @@
+import GatehouseHTTP
+
 /// One stored response. Immutable once stored, so workers share it without copying; times are
 /// the monotonic clock's nanoseconds (the same on every worker's loop).
 final class CacheEntry: Sendable {
@@ -98,6 +100,12 @@ struct CacheKeyMaterial {
         bytes.append(contentsOf: part)
     }
 
+    /// A part that is text (route, upstream, document digest), copied in one piece.
+    mutating func append(text part: String) {
+        appendLength(part.utf8.count)
+        bytes.append(utf8: part)
+    }
+
     /// One part made of pieces joined by NUL (a scope: kind, provider, subject).
     mutating func append(joining pieces: String...) {
         var count = pieces.count - 1
@@ -105,7 +113,7 @@ struct CacheKeyMaterial {
         appendLength(count)
         for (index, piece) in pieces.enumerated() {
             if index > 0 { bytes.append(0) }
-            bytes.append(contentsOf: piece.utf8)
+            bytes.append(utf8: piece)
         }
     }
 

@@ -31,9 +31,9 @@ enum CacheKeyBuilder {
     static func key(route: String, upstream: String, operation: CacheableOperation, varyValues: [[UInt8]],
                     scope: ScopeMaterial) -> CacheKey {
         var material = CacheKeyMaterial()
-        material.append(route.utf8)
-        material.append(upstream.utf8)
-        material.append(operation.documentDigest.utf8)
+        material.append(text: route)
+        material.append(text: upstream)
+        material.append(text: operation.documentDigest)
         material.append(operation.canonicalVariables)
         for value in varyValues { material.append(value) }
         scope.append(to: &material)

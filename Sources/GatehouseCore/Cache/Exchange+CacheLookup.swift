@@ -85,9 +85,9 @@ extension Exchange: CacheLookupWaiter {
 
     /// One more "Name: value" line on whatever response this exchange writes.
     func addResponseHeader(_ name: String, _ value: String) {
-        responseHeaderBlock.append(contentsOf: name.utf8)
-        responseHeaderBlock.append(contentsOf: ": ".utf8)
-        responseHeaderBlock.append(contentsOf: value.utf8)
-        responseHeaderBlock.append(contentsOf: "\r\n".utf8)
+        responseHeaderBlock.append(utf8: name)
+        responseHeaderBlock.append(ascii: ": ")
+        responseHeaderBlock.append(utf8: value)
+        responseHeaderBlock.append(ascii: "\r\n")
     }
 }

@@ -28,6 +28,7 @@ extension Exchange {
     /// The upstream's header lines a hit repeats.
     static func storedHeaderBlock(_ response: ResponseHead) -> [UInt8] {
         var block: [UInt8] = []
+        block.reserveCapacity(response.bytes.count)
         response.bytes.withUnsafeBytes { raw in
             for field in response.headers where !response.isHopByHop(field) {
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
@@ -35,9 +36,9 @@ extension Exchange {
                 if unstoredHeaders.contains(where: { $0.utf8CodeUnitCount == name.count
                     && HeaderNames.asciiCaseInsensitiveEquals(name, $0) }) { continue }
                 block.append(contentsOf: name)
-                block.append(contentsOf: ": ".utf8)
+                block.append(ascii: ": ")
                 block.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[field.value]))
-                block.append(contentsOf: "\r\n".utf8)
+                block.append(ascii: "\r\n")
             }
         }
         return block
