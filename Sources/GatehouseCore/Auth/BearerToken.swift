@@ -9,8 +9,8 @@ public enum BearerToken {
         return token
     }
 
-    /// Where the token lies — after the scheme `Bearer` (any case) and one space, not only
-    /// padding — without checking its characters: a token the verified-token cache already
+    /// Where the token lies — every byte after the scheme `Bearer` (any case) and one space, at
+    /// least one — without checking its characters: a token the verified-token cache already
     /// holds was checked when it was first verified, so the request path checks only on a miss
     /// (`isWellFormed`).
     public static func locate(in authorizationValue: UnsafeRawBufferPointer) -> Range<Int>? {
