@@ -30,12 +30,12 @@ extension Exchange {
 
     /// Called as upstream input arrives while held: true once the head may go (it was written).
     func releaseHeadHeldForCacheStatus(_ upstream: UpstreamConnection) -> Bool {
-        // A Content-Length body is complete once that many bytes are held: counted, not copied.
-        if case .length(let length) = responseBody, length <= (cacheCapture?.limit ?? 0),
-           upstream.input.readable.count < length, !upstreamEOF {
-            return false
+        if !heldBodyIsWhole(upstream), !upstreamEOF {
+            // A Content-Length body within the limit is whole once that many bytes are held:
+            // counted, not copied.
+            if case .length(let length) = responseBody, length <= (cacheCapture?.limit ?? 0) { return false }
+            if case .incomplete = heldCacheBody(upstream) { return false }
         }
-        if !heldBodyIsWhole(upstream), case .incomplete = heldCacheBody(upstream), !upstreamEOF { return false }
         cacheCapture?.holdsHead = false
         return letHeldResponseThrough()
     }

@@ -1,4 +1,5 @@
 import COpenSSL
+import GatehouseHTTP
 import GatehouseIO
 
 /// The GCRA of `GCRA.swift` as one Lua script over a batch of limit stages, so one Redis round
@@ -143,5 +144,9 @@ enum GCRAScript {
         return answers
     }
 
-    private static func decimal(_ value: Int64) -> [UInt8] { Array(String(value).utf8) }
+    private static func decimal(_ value: Int64) -> [UInt8] {
+        var digits: [UInt8] = []
+        digits.append(decimal: Int(value))
+        return digits
+    }
 }

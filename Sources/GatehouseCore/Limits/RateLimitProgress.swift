@@ -1,6 +1,10 @@
+import GatehouseHTTP
+
 /// What the limits of one request have decided so far: the identity authentication found (for
 /// the second stage) and the limit closest to exhaustion, whose state the response reports.
 struct RateLimitProgress {
+    /// Room for two decimal numbers and the separators between them in the `RateLimit` line.
+    static let numbersAndSeparatorsCapacity = 32
     var identity: AuthenticatedIdentity = .anonymous
     /// A stage whose store answers later: what the phase waits on, and the limits asked.
     var pending: (answer: PendingAnswer, limits: [CompiledRateLimit])?
@@ -17,46 +21,18 @@ struct RateLimitProgress {
         if rank(decision) < rank(kept) { closest = (limit, decision) }
     }
 
-    /// `RateLimit-Policy` and `RateLimit` lines for the closest limit; empty before any. Written
-    /// in one pass into one allocation: this runs on every response of a limited route.
+    /// `RateLimit-Policy` and `RateLimit` lines for the closest limit; empty before any. One
+    /// allocation: this runs on every response of a limited route.
     var headerBlock: [UInt8] {
         guard let (limit, decision) = closest else { return [] }
-        let fixed = limit.policyField.count + limit.limitFieldStart.count + Self.resetSeparator.count + Self.lineEnd.count
-        return [UInt8](unsafeUninitializedCapacity: fixed + 2 * Self.maximumDigits) { buffer, written in
-            var at = 0
-            func copy(_ bytes: [UInt8]) {
-                bytes.withUnsafeBufferPointer { source in
-                    UnsafeMutableRawPointer(buffer.baseAddress! + at).copyMemory(from: source.baseAddress!, byteCount: source.count)
-                }
-                at += bytes.count
-            }
-            func decimal(_ value: Int) {
-                // Digits counted first, then written from the last: no scratch, no reversal.
-                var digits = 1
-                var rest = value
-                while rest >= 10 {
-                    rest /= 10
-                    digits += 1
-                }
-                rest = value
-                for position in stride(from: at + digits - 1, through: at, by: -1) {
-                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                at += digits
-            }
-            copy(limit.policyField)
-            copy(limit.limitFieldStart)
-            decimal(max(0, decision.remaining))
-            copy(Self.resetSeparator)
-            decimal(max(0, decision.resetSeconds))
-            copy(Self.lineEnd)
-            written = at
-        }
+        var block: [UInt8] = []
+        block.reserveCapacity(limit.policyField.count + limit.limitFieldStart.count + Self.numbersAndSeparatorsCapacity)
+        block.append(contentsOf: limit.policyField)
+        block.append(contentsOf: limit.limitFieldStart)
+        block.append(decimal: decision.remaining)
+        block.append(ascii: ";t=")
+        block.append(decimal: decision.resetSeconds)
+        block.append(ascii: "\r\n")
+        return block
     }
-
-    private static let resetSeparator: [UInt8] = Array(";t=".utf8)
-    private static let lineEnd: [UInt8] = [0x0D, 0x0A]
-    /// Digits of the largest Int.
-    private static let maximumDigits = 19
 }

@@ -42,9 +42,6 @@ final class RedisRateLimitBatch {
         }
     }
 
-    /// Stages waiting, for tests.
-    var waitingStages: Int { stages.count }
-
     private func send() {
         guard let store, !stages.isEmpty else { return }
         let batch = stages

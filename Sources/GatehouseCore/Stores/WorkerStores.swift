@@ -13,9 +13,6 @@ public final class WorkerStores {
 
     private let loop: EventLoop
     private var entries: [String: Entry] = [:]
-    /// The entry asked for last: a route asks for its one store on every request, and hashing
-    /// the name costs more than comparing it.
-    private var lastEntry: (name: String, entry: Entry)?
 
     public init(loop: EventLoop) { self.loop = loop }
 
@@ -37,26 +34,17 @@ public final class WorkerStores {
         }
         for (name, entry) in entries where kept[name]?.client !== entry.client { close(entry) }
         entries = kept
-        lastEntry = nil
     }
 
     /// This worker's client for the store `name`, if the configuration has it.
-    func client(named name: String) -> RedisClient? { entry(named: name)?.client }
+    func client(named name: String) -> RedisClient? { entries[name]?.client }
 
     /// This worker's rate-limit batch for the store `name`, if the configuration has it.
-    func rateLimitBatch(named name: String) -> RedisRateLimitBatch? { entry(named: name)?.rateLimitBatch }
-
-    private func entry(named name: String) -> Entry? {
-        if let last = lastEntry, last.name == name { return last.entry }
-        guard let found = entries[name] else { return nil }
-        lastEntry = (name, found)
-        return found
-    }
+    func rateLimitBatch(named name: String) -> RedisRateLimitBatch? { entries[name]?.rateLimitBatch }
 
     func closeAll() {
         for entry in entries.values { close(entry) }
         entries.removeAll()
-        lastEntry = nil
     }
 
     private func close(_ entry: Entry) {
