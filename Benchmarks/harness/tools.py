@@ -37,15 +37,7 @@ def ensure_programs() -> dict[str, str]:
     """Absolute paths of every program in APT_PROVIDERS, installing only the missing ones."""
     missing = [program for program in APT_PROVIDERS if which(program) is None]
     if missing:
-        packages = [APT_PROVIDERS[program] for program in missing]
-        log(f"installing {' '.join(packages)}")
-        as_root = [] if os.geteuid() == 0 else (["sudo"] if which("sudo") else None)
-        if as_root is None:
-            raise SystemExit(f"bench: {', '.join(missing)} missing and not root (no sudo either)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(as_root + ["apt-get", "update", "-q"], check=True, env=env)
-        subprocess.run(as_root + ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + packages,
-                       check=True, env=env)
+        apt_install([APT_PROVIDERS[program] for program in missing], missing, update=True)
     paths = {}
     for program in APT_PROVIDERS:
         path = which(program)
@@ -58,17 +50,24 @@ def ensure_programs() -> dict[str, str]:
 def ensure_optional_program(program: str, package: str) -> str:
     """A program only one scenario needs (valgrind for `instructions`), installed when missing."""
     if which(program) is None:
-        log(f"installing {package}")
-        as_root = [] if os.geteuid() == 0 else (["sudo"] if which("sudo") else None)
-        if as_root is None:
-            raise SystemExit(f"bench: {program} missing and not root (no sudo either)")
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(as_root + ["apt-get", "install", "-y", "-q", "--no-install-recommends", package],
-                       check=True, env=env)
+        apt_install([package], [program], update=True)
     path = which(program)
     if path is None:
         raise SystemExit(f"bench: {program} still missing after installing {package}")
     return path
+
+
+def apt_install(packages: list[str], programs: list[str], update: bool = False) -> None:
+    """Installs `packages` (for the missing `programs`) through apt, as root or with sudo."""
+    log(f"installing {' '.join(packages)}")
+    as_root = [] if os.geteuid() == 0 else (["sudo"] if which("sudo") else None)
+    if as_root is None:
+        raise SystemExit(f"bench: {', '.join(programs)} missing and not root (no sudo either)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    if update:
+        subprocess.run(as_root + ["apt-get", "update", "-q"], check=True, env=env)
+    subprocess.run(as_root + ["apt-get", "install", "-y", "-q", "--no-install-recommends"] + packages,
+                   check=True, env=env)
 
 
 def ensure_python_packages() -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from .. import fixtures, tools
 from ..fixtures import BODY_PATHS, HS_PATH, RS_PATH, RS_REMOTE_PATH
 from ..peers import Target
+from ..rounds import Case
 from ..templates import render_to
 from ..tools import log
 from ..wrk import WrkResult, run_wrk
@@ -44,19 +45,10 @@ READY_TIMEOUT = 120.0
 
 
 @dataclass(frozen=True)
-class Case:
-    label: str
-    target: Target
-    path: str
-    baseline: str
-    authorization: str | None = None
-    script: Path | None = None
-    headers: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Count:
     case: Case
+    # The label of the route this one adds to (itself for a baseline).
+    baseline: str
     requests: int
     instructions: int
     errors: int
@@ -97,20 +89,20 @@ def run(context: ScenarioContext) -> Outcome:
     none = "auth none"
     uncached = "persisted GET, uncached"
     open_route = "open route"
-    cases = [
-        Case(none, gatehouse, BODY_PATHS["100B"], none),
-        Case("HS256", gatehouse, HS_PATH, none, hs),
-        Case("RS256 (key file)", gatehouse, RS_PATH, none, rs),
-        Case("RS256 (remote key set)", gatehouse, RS_REMOTE_PATH, none, rs),
-        Case(uncached, cached, f"/ops/{CALL}", uncached, script=get),
-        Case("cache hit", cached, f"/cached/{CALL}", uncached, script=get),
-        Case("cache miss (no-cache)", cached, f"/cached/{CALL}", uncached, script=get,
-             headers=("Cache-Control: no-cache",)),
-        Case(open_route, limited, "/open", open_route),
-        Case("limit in memory", limited, "/memory", open_route),
-        Case("limit in Redis", limited, "/redis", open_route),
+    cases = [  # each with the route it adds to
+        (Case(none, gatehouse, BODY_PATHS["100B"]), none),
+        (Case("HS256", gatehouse, HS_PATH, hs), none),
+        (Case("RS256 (key file)", gatehouse, RS_PATH, rs), none),
+        (Case("RS256 (remote key set)", gatehouse, RS_REMOTE_PATH, rs), none),
+        (Case(uncached, cached, f"/ops/{CALL}", script=get), uncached),
+        (Case("cache hit", cached, f"/cached/{CALL}", script=get), uncached),
+        (Case("cache miss (no-cache)", cached, f"/cached/{CALL}", script=get,
+              headers=("Cache-Control: no-cache",)), uncached),
+        (Case(open_route, limited, "/open"), open_route),
+        (Case("limit in memory", limited, "/memory"), open_route),
+        (Case("limit in Redis", limited, "/redis"), open_route),
     ]
-    counts = [count(context, control, case) for case in cases]
+    counts = [count(context, control, case, baseline) for case, baseline in cases]
 
     context.finish_machine(machine_info)
     report = ScenarioReport(
@@ -130,11 +122,10 @@ def run(context: ScenarioContext) -> Outcome:
     return Outcome(as_text(report), as_markdown(report), False)
 
 
-def count(context: ScenarioContext, control: str, case: Case) -> Count:
+def count(context: ScenarioContext, control: str, case: Case, baseline: str) -> Count:
     """Warms the route, counts one fixed wrk run, and reads the dump it leaves."""
     url = f"http://127.0.0.1:{case.target.service.port}{case.path}"
-    load = dict(authorization=case.authorization, headers=case.headers,
-                **({"script": case.script} if case.script else {}))
+    load = dict(authorization=case.authorization, headers=case.headers, script=case.script)
     wrk = context.programs["wrk"]
     run_wrk(wrk, url, WARM_SECONDS, CONNECTIONS, **load)
     pid = str(case.target.service.pid)
@@ -148,7 +139,7 @@ def count(context: ScenarioContext, control: str, case: Case) -> Count:
     if not new:
         raise SystemExit(f"bench: callgrind wrote no dump for {case.label}")
     instructions = dumped_instructions(new[-1])
-    counted_case = Count(case, result.requests, instructions, result.errors)
+    counted_case = Count(case, baseline, result.requests, instructions, result.errors)
     log(f"instructions: {case.label}: {counted_case.per_request:,.0f} per request ({result.requests} requests)")
     return counted_case
 
@@ -173,12 +164,12 @@ def counts_table(counts: list[Count]) -> Table:
     by_label = {item.case.label: item for item in counts}
     rows = []
     for item in counts:
-        base = by_label.get(item.case.baseline)
+        base = by_label.get(item.baseline)
         compared = base is not None and base is not item and base.per_request
         change = (f"{item.per_request - base.per_request:+,.0f} ({item.per_request / base.per_request:.2f}×)"
                   if compared else "—")
         rows.append([item.case.label, f"{item.requests}", f"{item.per_request:,.0f}", change,
-                     item.case.baseline if compared else "—", str(item.errors)])
+                     item.baseline if compared else "—", str(item.errors)])
     return Table("Per route", ["route", "requests counted", "instructions per request", "vs baseline",
                                "baseline", "errors"], rows,
                  "User-space instructions Gatehouse ran per request (callgrind), each route next to "
