@@ -13,8 +13,8 @@ final class CacheEntry: Sendable {
     /// "Name: value\r\n" lines of the upstream response kept for hits (Content-Type and the like).
     let headerBlock: [UInt8]
     let body: [UInt8]
-    /// A strong validator: the body's digest, quoted.
-    let etag: String
+    /// A strong validator: the body's digest in hex, quoted, as the `ETag` field writes it.
+    let etag: [UInt8]
     let isPublic: Bool
     let storedAt: UInt64
     let freshUntil: UInt64
@@ -25,19 +25,26 @@ final class CacheEntry: Sendable {
 
     init(key: CacheKey, routeLabel: String, operation: String, headerBlock: [UInt8], body: [UInt8], isPublic: Bool,
          storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64, staleIfErrorNanos: UInt64,
-         etag: String? = nil) {
+         etag: [UInt8]? = nil) {
         self.key = key
         self.routeLabel = routeLabel
         self.operation = operation
         self.headerBlock = headerBlock
         self.body = body
         // A store that kept the validator (Redis) passes it back rather than hashing the body again.
-        self.etag = etag ?? body.withUnsafeBytes { PersistedQueryHash.sha256Hex($0, quote: UInt8(ascii: "\"")) }
+        self.etag = etag ?? Self.etag(of: body)
         self.isPublic = isPublic
         self.storedAt = storedAt
         freshUntil = storedAt + maxAgeNanos
         revalidateUntil = freshUntil + revalidateNanos
         staleIfErrorUntil = freshUntil + staleIfErrorNanos
+    }
+
+    static func etag(of body: [UInt8]) -> [UInt8] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256Digest.length) { digest in
+            body.withUnsafeBytes { _ = SHA256Digest.digest($0, into: digest.baseAddress!) }
+            return LowercaseHex.bytes(UnsafeRawBufferPointer(digest), quotedBy: UInt8(ascii: "\""))
+        }
     }
 
     var byteCount: Int { body.count + headerBlock.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes }
@@ -61,20 +68,14 @@ final class CacheEntry: Sendable {
 /// The digest of everything that tells one cached answer from another (route, upstream,
 /// document, canonical variables, `vary` headers, scope): fixed size whatever the inputs.
 struct CacheKey: Hashable, Sendable {
-    let digest: String
+    /// The SHA-256 of the key material as four words, in the digest's byte order: a key is
+    /// compared and hashed several times per request (store, fills), so no bytes or String.
+    private let words: (UInt64, UInt64, UInt64, UInt64)
 
-    init(digest: String) { self.digest = digest }
+    /// Stands in on a mutation's cache work, which stores and looks up nothing.
+    static let placeholder = CacheKey(words: (0, 0, 0, 0))
 
-    /// The digest is uniform already: 16 of its hex digits (64 bits) are plenty for a hash
-    /// table, and hashing all 64 showed in profiles (a key is hashed several times per request).
-    func hash(into hasher: inout Hasher) {
-        let hashed: Void? = digest.utf8.withContiguousStorageIfAvailable { bytes in
-            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(Self.hashedDigits))))
-        }
-        if hashed == nil { hasher.combine(digest) }
-    }
-
-    static let hashedDigits = 16
+    private init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
 
     init(parts: [[UInt8]]) {
         var material = CacheKeyMaterial()
@@ -83,7 +84,21 @@ struct CacheKey: Hashable, Sendable {
     }
 
     init(_ material: CacheKeyMaterial) {
-        digest = PersistedQueryHash.sha256Hex(material.bytes)
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { digest in
+            material.bytes.withUnsafeBytes { _ = SHA256Digest.digest($0, into: digest.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+        }
+        self.words = words
+    }
+
+    static func == (a: CacheKey, b: CacheKey) -> Bool { a.words == b.words }
+
+    /// The digest is uniform already: one of its words is plenty for a hash table.
+    func hash(into hasher: inout Hasher) { hasher.combine(words.0) }
+
+    /// The digest's 64 lowercase hex digits: the key's name in a Redis store.
+    var hexDigits: [UInt8] {
+        withUnsafeBytes(of: words) { LowercaseHex.bytes($0) }
     }
 }
 

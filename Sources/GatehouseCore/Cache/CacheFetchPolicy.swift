@@ -16,31 +16,21 @@ enum CacheFetchPolicy: Equatable {
     /// directive wins: `no-store`, then `only-if-cached`, then `no-cache`/`max-age=0`.
     static func from(_ value: ArraySlice<UInt8>?) -> CacheFetchPolicy {
         guard let value else { return .preferCache }
-        // Bytes, not strings: this runs on every request of a cached route that sends the header.
         var policy = CacheFetchPolicy.preferCache
-        var start = value.startIndex
-        while start < value.endIndex {
-            let end = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
-            var first = start
-            var last = end
-            while first < last, value[first] == 0x20 || value[first] == 0x09 { first += 1 }
-            while last > first, value[last - 1] == 0x20 || value[last - 1] == 0x09 { last -= 1 }
-            let directive = value[first..<last]
-            if Self.equalsIgnoringCase(directive, "no-store") { return .bypass }
-            if Self.equalsIgnoringCase(directive, "only-if-cached") {
+        FieldList.forEachItem(in: value) { directive in
+            if HeaderNames.asciiCaseInsensitiveEquals(directive, "no-store") {
+                policy = .bypass
+                return false
+            }
+            if HeaderNames.asciiCaseInsensitiveEquals(directive, "only-if-cached") {
                 policy = .cacheOnly
             } else if policy != .cacheOnly,
-                      Self.equalsIgnoringCase(directive, "no-cache") || Self.equalsIgnoringCase(directive, "max-age=0") {
+                      HeaderNames.asciiCaseInsensitiveEquals(directive, "no-cache") || HeaderNames.asciiCaseInsensitiveEquals(directive, "max-age=0") {
                 policy = .serverOnly
             }
-            start = end < value.endIndex ? end + 1 : end
+            return true
         }
         return policy
-    }
-
-    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercased: StaticString) -> Bool {
-        CacheKeyBuilder.equalsIgnoringCase(bytes, UnsafeBufferPointer(start: lowercased.utf8Start,
-                                                                      count: lowercased.utf8CodeUnitCount))
     }
 }
 

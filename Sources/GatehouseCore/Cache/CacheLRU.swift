@@ -36,17 +36,27 @@ struct CacheLRU {
     /// Stores `entry` (replacing any under its key), then evicts from the tail until within
     /// budget. An entry larger than the whole budget is not stored.
     mutating func put(_ entry: CacheEntry) {
-        if let existing = index[entry.key] { remove(existing) }
-        guard entry.byteCount <= maxBytes else { return }
+        let existing = index[entry.key]
+        guard entry.byteCount <= maxBytes else {
+            if let existing { remove(existing) }
+            return
+        }
         let slot: Int
-        if let reused = free.popLast() {
+        if let existing, let replaced = slots[existing].entry {
+            // A refreshed entry takes its predecessor's slot: the index already points there.
+            slot = existing
+            bytes -= replaced.byteCount
+            slots[slot].entry = entry
+            unlink(slot)
+        } else if let reused = free.popLast() {
             slot = reused
             slots[slot] = Slot(entry: entry)
+            index[entry.key] = slot
         } else {
             slot = slots.count
             slots.append(Slot(entry: entry))
+            index[entry.key] = slot
         }
-        index[entry.key] = slot
         bytes += entry.byteCount
         pushFront(slot)
         while bytes > maxBytes, tail != -1, tail != slot {

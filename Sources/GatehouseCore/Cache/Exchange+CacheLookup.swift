@@ -34,7 +34,7 @@ extension Exchange: CacheLookupWaiter {
         case .serverOnly:
             cache.count(.miss)
             cacheWork = CacheWork(route: cache, key: lookup.key, operation: lookup.operation, role: .refresher, stale: stale)
-            addResponseHeader("Cache-Status", CachePhase.requestStatus)
+            addStoringCacheStatus(CachePhase.requestLine)
             return .next
         case .preferCache, .bypass:
             return joinFill(cache: cache, lookup: lookup, stale: stale)
@@ -56,7 +56,7 @@ extension Exchange: CacheLookupWaiter {
         case .leader:
             cache.count(.miss)
             cacheWork = CacheWork(route: cache, key: lookup.key, operation: lookup.operation, role: .leader, stale: stale)
-            addResponseHeader("Cache-Status", CachePhase.missStatus)
+            addStoringCacheStatus(CachePhase.missLine)
             return .next
         case .follower:
             guard let follower = created else { return .next }
@@ -78,16 +78,16 @@ extension Exchange: CacheLookupWaiter {
         } else {
             // The leader's response was not stored: this request goes upstream itself.
             work.role = .refresher
-            addResponseHeader("Cache-Status", CachePhase.missStatus)
+            addStoringCacheStatus(CachePhase.missLine)
             follower.answer.complete(.next)
         }
     }
 
-    /// One more "Name: value" line on whatever response this exchange writes.
-    func addResponseHeader(_ name: String, _ value: String) {
-        responseHeaderBlock.append(utf8: name)
-        responseHeaderBlock.append(ascii: ": ")
-        responseHeaderBlock.append(utf8: value)
-        responseHeaderBlock.append(ascii: "\r\n")
+    /// The `Cache-Status` line of a request whose response may be stored, with room for the
+    /// `; stored` it gains then (`Exchange+StoredStatus.swift`), so that insert does not reallocate.
+    private func addStoringCacheStatus(_ line: StaticString) {
+        responseHeaderBlock.reserveCapacity(responseHeaderBlock.count + line.utf8CodeUnitCount
+                                            + Self.storedParameter.utf8CodeUnitCount)
+        responseHeaderBlock.append(ascii: line)
     }
 }

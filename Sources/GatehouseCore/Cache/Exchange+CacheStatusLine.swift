@@ -1,32 +1,36 @@
+import Glibc
+
 /// The `Cache-Status` line the cache phase put among the extra response header lines, edited in
 /// place: a stored miss gains `; stored`, a stale answer replaces the miss's line with its own.
 /// Byte spans, not strings: a storable miss passes here on every request.
 extension Exchange {
-    private static let cacheStatusLinePrefix = Array("Cache-Status: ".utf8)
-    private static let lineEnd = Array("\r\n".utf8)
+    private static let cacheStatusLinePrefix: StaticString = "Cache-Status: "
 
     /// The whole line (its CRLF included) and its value's span, if the block has one.
     private func cacheStatusLine() -> (line: Range<Int>, value: Range<Int>)? {
-        let block = responseHeaderBlock
         let prefix = Self.cacheStatusLinePrefix
-        var lineStart = 0
-        while lineStart < block.count {
-            var lineEnd = lineStart
-            while lineEnd + 1 < block.count, !(block[lineEnd] == 0x0D && block[lineEnd + 1] == 0x0A) { lineEnd += 1 }
-            let next = min(lineEnd + Self.lineEnd.count, block.count)
-            if lineEnd - lineStart >= prefix.count, block[lineStart..<(lineStart + prefix.count)].elementsEqual(prefix) {
-                return (lineStart..<next, (lineStart + prefix.count)..<lineEnd)
+        return responseHeaderBlock.withUnsafeBytes { block -> (line: Range<Int>, value: Range<Int>)? in
+            var lineStart = 0
+            while lineStart < block.count {
+                // Lines end in CRLF, and a value holds no CR: the next CR ends this line.
+                let rest = UnsafeRawBufferPointer(rebasing: block[lineStart...])
+                let lineEnd = memchr(rest.baseAddress!, 0x0D, rest.count).map { UnsafeRawPointer($0) - block.baseAddress! } ?? block.count
+                let next = min(lineEnd + 2, block.count)
+                if lineEnd - lineStart >= prefix.utf8CodeUnitCount,
+                   memcmp(block.baseAddress! + lineStart, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
+                    return (lineStart..<next, (lineStart + prefix.utf8CodeUnitCount)..<lineEnd)
+                }
+                lineStart = next
             }
-            lineStart = next
+            return nil
         }
-        return nil
     }
 
     /// Appends `parameter` (e.g. `; stored`) to the line's value; false when there is no line.
     @discardableResult
-    func appendToCacheStatus(_ parameter: String) -> Bool {
+    func appendToCacheStatus(_ parameter: StaticString) -> Bool {
         guard let found = cacheStatusLine() else { return false }
-        responseHeaderBlock.insert(contentsOf: parameter.utf8, at: found.value.upperBound)
+        parameter.withUTF8Buffer { responseHeaderBlock.insert(contentsOf: $0, at: found.value.upperBound) }
         return true
     }
 

@@ -6,10 +6,23 @@ import GatehouseIO
 /// response path (`Exchange+Response.swift`) call only these functions.
 extension Exchange {
     /// Headers a hit never repeats from the stored response: the gateway writes its own
-    /// framing, validators, freshness and request id, and cookies are never stored.
-    static let unstoredHeaders: [StaticString] = ["content-length", "transfer-encoding", "cache-control", "etag", "age",
-                                                  "date", "expires", "x-request-id", "set-cookie", "content-encoding",
-                                                  "connection", "keep-alive"]
+    /// framing, validators, freshness and request id, and cookies are never stored. Told apart
+    /// by length first: every storable miss asks this of every upstream header.
+    static func isUnstored(_ name: UnsafeRawBufferPointer) -> Bool {
+        let named = { (candidate: StaticString) in HeaderNames.asciiCaseInsensitiveEquals(name, candidate) }
+        switch name.count {
+        case 3: return named("age")
+        case 4: return named("date") || named("etag")
+        case 7: return named("expires")
+        case 10: return named("set-cookie") || named("connection") || named("keep-alive")
+        case 12: return named("x-request-id")
+        case 13: return named("cache-control")
+        case 14: return named("content-length")
+        case 16: return named("content-encoding")
+        case 17: return named("transfer-encoding")
+        default: return false
+        }
+    }
 
     /// The upstream answered with `response` (a final head): decides whether it may be stored.
     func cacheResponseHead(_ response: ResponseHead) {
@@ -29,12 +42,12 @@ extension Exchange {
     static func storedHeaderBlock(_ response: ResponseHead) -> [UInt8] {
         var block: [UInt8] = []
         block.reserveCapacity(response.bytes.count)
+        // Options named in `Connection` are rare: the field-by-field check runs only when there are some.
+        let namesOptions = !response.connectionOptions.isEmpty
         response.bytes.withUnsafeBytes { raw in
-            for field in response.headers where !response.isHopByHop(field) {
+            for field in response.headers {
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
-                // Compared in place: every storable miss runs this over every header.
-                if unstoredHeaders.contains(where: { $0.utf8CodeUnitCount == name.count
-                    && HeaderNames.asciiCaseInsensitiveEquals(name, $0) }) { continue }
+                if isUnstored(name) || HopByHop.isHopByHop(name) || (namesOptions && response.isHopByHop(field)) { continue }
                 block.append(contentsOf: name)
                 block.append(ascii: ": ")
                 block.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[field.value]))

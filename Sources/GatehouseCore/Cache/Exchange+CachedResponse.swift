@@ -32,7 +32,7 @@ extension Exchange {
         connection.output.append(entry.isPublic ? "\r\nCache-Control: public, max-age=" : "\r\nCache-Control: private, max-age=")
         connection.output.append(decimal: freshSeconds)
         connection.output.append("\r\nETag: ")
-        connection.output.append(string: entry.etag)
+        connection.output.append(entry.etag)
         connection.output.append("\r\n")
         connection.output.append(responseHeaderBlock)
         connection.output.append("X-Request-Id: ")
@@ -51,15 +51,21 @@ extension Exchange {
 
     /// `If-None-Match: "a", W/"b"` or `*` against a strong ETag (weak comparison, as RFC 9110
     /// asks for `If-None-Match`).
-    static func matches(ifNoneMatch value: ArraySlice<UInt8>?, etag: String) -> Bool {
+    static func matches(ifNoneMatch value: ArraySlice<UInt8>?, etag: [UInt8]) -> Bool {
         guard let value else { return false }
-        let text = String(decoding: value, as: UTF8.self)
-        for candidate in text.split(separator: ",") {
-            var tag = candidate.trimmingSpaces()
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            if tag == etag { return true }
+        var matched = false
+        FieldList.forEachItem(in: value) { item in
+            var tag = item
+            if tag.count == 1 && tag.first == UInt8(ascii: "*") {
+                matched = true
+            } else {
+                if tag.starts(with: Self.weakPrefix) { tag = tag.dropFirst(Self.weakPrefix.count) }
+                matched = tag.elementsEqual(etag)
+            }
+            return !matched
         }
-        return false
+        return matched
     }
+
+    private static let weakPrefix: [UInt8] = Array("W/".utf8)
 }

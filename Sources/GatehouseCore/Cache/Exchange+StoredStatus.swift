@@ -16,7 +16,7 @@ extension Exchange {
         case unstorable
     }
 
-    static let storedParameter = "; stored"
+    static let storedParameter: StaticString = "; stored"
 
     /// After the head was judged: true when it now waits for its body (`stage = .holdingResponse`).
     func holdsResponseHeadForCacheStatus(_ response: ResponseHead) -> Bool {

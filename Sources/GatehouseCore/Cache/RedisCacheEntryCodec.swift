@@ -37,7 +37,7 @@ enum RedisCacheEntryCodec {
         append(entry.maxAgeNanos, bytes: 8, to: &out)
         append(entry.revalidateUntil - entry.freshUntil, bytes: 8, to: &out)
         append(entry.staleIfErrorUntil - entry.freshUntil, bytes: 8, to: &out)
-        for field in [Array(entry.routeLabel.utf8), Array(entry.operation.utf8), Array(entry.etag.utf8),
+        for field in [Array(entry.routeLabel.utf8), Array(entry.operation.utf8), entry.etag,
                       entry.headerBlock, entry.body] {
             append(UInt64(field.count), bytes: 4, to: &out)
             out.append(contentsOf: field)
@@ -62,7 +62,7 @@ enum RedisCacheEntryCodec {
               let flags = reader.integer(bytes: 1), flags & ~UInt64(publicFlag) == 0,
               let wallStoredAt = reader.integer(bytes: 8), let maxAge = reader.integer(bytes: 8),
               let revalidate = reader.integer(bytes: 8), let staleIfError = reader.integer(bytes: 8),
-              let route = reader.text(), let operation = reader.text(), let etag = reader.text(),
+              let route = reader.text(), let operation = reader.text(), let etag = reader.field(),
               let headerBlock = reader.field(), let body = reader.field(), reader.isAtEnd,
               let lifetime = total(maxAge, max(revalidate, staleIfError))
         else { return .invalid }

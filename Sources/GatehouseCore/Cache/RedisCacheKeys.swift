@@ -25,7 +25,7 @@ struct RedisCacheKeys: Sendable {
         registry = Array((base + "sets").utf8)
     }
 
-    func entry(_ key: CacheKey) -> [UInt8] { entryPrefix + Array(key.digest.utf8) }
+    func entry(_ key: CacheKey) -> [UInt8] { entryPrefix + key.hexDigits }
     func routeSet(_ route: String) -> [UInt8] { routeSetPrefix + Array(route.utf8) }
     func operationSet(_ operation: String) -> [UInt8] { operationSetPrefix + Array(operation.utf8) }
 
@@ -62,7 +62,7 @@ struct RedisCacheKeys: Sendable {
     func storeCommand(_ entry: CacheEntry, value: [UInt8]) -> [[UInt8]] {
         [Array("EVAL".utf8), Array(Self.storeScript.utf8), Array("4".utf8),
          self.entry(entry.key), routeSet(entry.routeLabel), operationSet(entry.operation), registry,
-         value, Array(String(RedisCacheEntryCodec.expiryMillis(entry)).utf8), Array(entry.key.digest.utf8)]
+         value, Array(String(RedisCacheEntryCodec.expiryMillis(entry)).utf8), entry.key.hexDigits]
     }
 
     /// `EVAL` of the purge script over the sets `filter` names (none: every set).

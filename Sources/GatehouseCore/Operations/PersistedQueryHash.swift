@@ -8,12 +8,14 @@ enum PersistedQueryHash {
         return Array(bytes).withUnsafeBytes { sha256Hex($0) }
     }
 
-    /// Lowercase hex of the digest of `bytes`, with `quote` before and after when given (an
-    /// ETag); one allocation, the string's own.
-    static func sha256Hex(_ bytes: UnsafeRawBufferPointer, quote: UInt8? = nil) -> String {
+    /// Lowercase hex of the digest of `bytes`; one allocation, the string's own.
+    static func sha256Hex(_ bytes: UnsafeRawBufferPointer) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256Digest.length) { digest in
             SHA256Digest.digest(bytes, into: digest.baseAddress!)
-            return hex(UnsafeBufferPointer(digest), quote: quote)
+            return String(unsafeUninitializedCapacity: SHA256Digest.length * 2) { text in
+                LowercaseHex.write(UnsafeRawBufferPointer(digest), to: text.baseAddress!)
+                return SHA256Digest.length * 2
+            }
         }
     }
 
@@ -37,32 +39,5 @@ enum PersistedQueryHash {
         (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
             || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
-    }
-
-    /// Written straight into the string's storage: digests are taken per request (cache keys).
-    private static func hex(_ digest: UnsafeBufferPointer<UInt8>, quote: UInt8?) -> String {
-        let quotes = quote == nil ? 0 : 2
-        return String(unsafeUninitializedCapacity: digest.count * 2 + quotes) { text in
-            var at = 0
-            if let quote {
-                text[0] = quote
-                at = 1
-            }
-            for byte in digest {
-                text[at] = hexDigit(byte >> 4)
-                text[at + 1] = hexDigit(byte & 0x0F)
-                at += 2
-            }
-            if let quote {
-                text[at] = quote
-                at += 1
-            }
-            return at
-        }
-    }
-
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -4,11 +4,12 @@ import GatehouseHTTP
 /// builds its key, applies the request's fetch policy and answers hits; a miss goes on to the
 /// upstream with its response captured for storage (`Exchange+CacheStorage.swift`).
 enum CachePhase {
-    static let bypassStatus = "gatehouse; fwd=bypass"
-    static let missStatus = "gatehouse; fwd=miss"
-    static let requestStatus = "gatehouse; fwd=request"
+    /// Whole `Cache-Status` lines, appended in one copy: a cached route adds one to every response.
+    static let bypassLine: StaticString = "Cache-Status: gatehouse; fwd=bypass\r\n"
+    static let missLine: StaticString = "Cache-Status: gatehouse; fwd=miss\r\n"
+    static let requestLine: StaticString = "Cache-Status: gatehouse; fwd=request\r\n"
     /// The store cannot be asked (`Exchange+StoreDown.swift`).
-    static let storeDownStatus = "gatehouse; fwd=bypass; detail=store-down"
+    static let storeDownLine: StaticString = "Cache-Status: gatehouse; fwd=bypass; detail=store-down\r\n"
     static let nothingCachedMessage = "Nothing is cached for this request."
 
     static func run(_ exchange: Exchange) -> PhaseResult {
@@ -23,7 +24,7 @@ enum CachePhase {
         let operation = identify(exchange)
         guard let operation, operation.isQuery, let cache = route.cache else {
             if let operation, operation.isMutation, let dropped = route.invalidations[operation.name] {
-                exchange.cacheWork = CacheWork(route: nil, key: CacheKey(digest: ""), operation: operation.name,
+                exchange.cacheWork = CacheWork(route: nil, key: .placeholder, operation: operation.name,
                                                role: .invalidates(dropped))
             }
             return bypass(exchange, route.cache)
@@ -69,7 +70,7 @@ enum CachePhase {
     private static func bypass(_ exchange: Exchange, _ cache: CompiledRouteCache?) -> PhaseResult {
         guard let cache else { return .next }
         cache.count(.bypass)
-        exchange.addResponseHeader("Cache-Status", bypassStatus)
+        exchange.responseHeaderBlock.append(ascii: bypassLine)
         return .next
     }
 }

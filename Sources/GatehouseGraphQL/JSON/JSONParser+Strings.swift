@@ -26,7 +26,17 @@ extension JSONParser {
     mutating func scanString() throws(JSONError) -> ScannedString {
         index += 1  // opening quote
         let contentStart = index
-        var segmentStart = index
+        // Most strings are printable ASCII without escapes: stepped over in a tight loop first.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return (contentStart..<(index - 1), false)
+        }
+        var segmentStart = contentStart
         var hasEscapes = false
         scratch.removeAll(keepingCapacity: true)
         while true {

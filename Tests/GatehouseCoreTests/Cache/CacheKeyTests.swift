@@ -109,3 +109,21 @@ struct HeldBodyIdentityTests {
         #expect(CacheableOperation.fromHeldBody(Array(#"{"query":"{ a }"}"#.utf8), registry: registry) == nil)
     }
 }
+
+/// A key is its digest: Redis names an entry by the digest's hex digits, and two keys are equal
+/// exactly when their material is.
+struct CacheKeyDigestTests {
+    @Test func hexDigitsAreTheSHA256OfTheMaterial() {
+        var material = CacheKeyMaterial()
+        material.append(Array("abc".utf8))
+        // SHA-256 of "3:abc".
+        #expect(String(decoding: CacheKey(material).hexDigits, as: UTF8.self)
+                == PersistedQueryHash.sha256Hex(Array("3:abc".utf8)))
+    }
+
+    @Test func keysDifferInAnyWordOfTheDigest() {
+        let keys = (0..<64).map { CacheKey.named("k\($0)") }
+        #expect(Set(keys).count == keys.count)
+        #expect(CacheKey.named("k1") == CacheKey.named("k1"))
+    }
+}

@@ -8,7 +8,7 @@ struct CacheLRUTests {
     static func entry(_ name: String, size: Int = 100, at storedAt: UInt64 = 0, maxAge: UInt64 = 30,
                       revalidate: UInt64 = 0, staleIfError: UInt64 = 0, operation: String = "Op",
                       route: String = "/r") -> CacheEntry {
-        CacheEntry(key: CacheKey(digest: name), routeLabel: route, operation: operation, headerBlock: [],
+        CacheEntry(key: CacheKey.named(name), routeLabel: route, operation: operation, headerBlock: [],
                    body: [UInt8](repeating: 0x61, count: size), isPublic: true, storedAt: storedAt,
                    maxAgeNanos: maxAge * second, revalidateNanos: revalidate * second,
                    staleIfErrorNanos: staleIfError * second)
@@ -20,9 +20,9 @@ struct CacheLRUTests {
         lru.put(one)
         lru.put(Self.entry("b"))
         lru.put(Self.entry("c"))
-        #expect(lru.get(CacheKey(digest: "a"), now: 0) != nil)  // a is now the most recent
+        #expect(lru.get(CacheKey.named("a"), now: 0) != nil)  // a is now the most recent
         lru.put(Self.entry("d"))
-        #expect(lru.keysByRecency.map(\.digest) == ["d", "a", "c"])
+        #expect(lru.keysByRecency == ["d", "a", "c"].map(CacheKey.named))
         #expect(lru.evictions == 1)
         #expect(lru.bytes <= lru.maxBytes)
     }
@@ -33,6 +33,24 @@ struct CacheLRUTests {
         lru.put(Self.entry("a", size: 20))
         #expect(lru.count == 1)
         #expect(lru.bytes == Self.entry("a", size: 20).byteCount)
+    }
+
+    @Test func aReplacedEntryBecomesTheMostRecent() {
+        let one = Self.entry("a")
+        var lru = CacheLRU(maxBytes: one.byteCount * 3)
+        for name in ["a", "b", "c", "a"] { lru.put(Self.entry(name)) }
+        #expect(lru.keysByRecency == ["a", "c", "b"].map(CacheKey.named))
+        lru.put(Self.entry("d"))
+        #expect(lru.keysByRecency == ["d", "a", "c"].map(CacheKey.named))
+        #expect(lru.bytes == one.byteCount * 3)
+    }
+
+    @Test func aReplacementLargerThanTheBudgetDropsTheOldEntry() {
+        var lru = CacheLRU(maxBytes: 1000)
+        lru.put(Self.entry("a", size: 10))
+        lru.put(Self.entry("a", size: 2000))
+        #expect(lru.count == 0 && lru.bytes == 0)
+        #expect(lru.get(CacheKey.named("a"), now: 0) == nil)
     }
 
     @Test func entryLargerThanTheBudgetIsNotStored() {
@@ -62,8 +80,8 @@ struct CacheLRUTests {
     @Test func deadEntriesAreDroppedOnLookup() {
         var lru = CacheLRU(maxBytes: 1 << 20)
         lru.put(Self.entry("a", maxAge: 10, revalidate: 5, staleIfError: 20))
-        #expect(lru.get(CacheKey(digest: "a"), now: 29 * Self.second) != nil)
-        #expect(lru.get(CacheKey(digest: "a"), now: 30 * Self.second) == nil)
+        #expect(lru.get(CacheKey.named("a"), now: 29 * Self.second) != nil)
+        #expect(lru.get(CacheKey.named("a"), now: 30 * Self.second) == nil)
         #expect(lru.count == 0)
     }
 

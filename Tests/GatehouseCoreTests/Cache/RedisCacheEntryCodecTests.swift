@@ -14,7 +14,7 @@ struct RedisCacheEntryCodecTests {
 
     static func entry(maxAge: UInt64 = 30, revalidate: UInt64 = 60, staleIfError: UInt64 = 600,
                       isPublic: Bool = false) -> CacheEntry {
-        CacheEntry(key: CacheKey(digest: "d1"), routeLabel: "/ops/*", operation: "listMovies",
+        CacheEntry(key: CacheKey.named("d1"), routeLabel: "/ops/*", operation: "listMovies",
                    headerBlock: Array("Content-Type: application/json\r\n".utf8), body: Array("{\"data\":{}}".utf8),
                    isPublic: isPublic, storedAt: writerNow, maxAgeNanos: maxAge * second,
                    revalidateNanos: revalidate * second, staleIfErrorNanos: staleIfError * second)
@@ -22,7 +22,7 @@ struct RedisCacheEntryCodecTests {
 
     /// Decoded by the other process `elapsed` seconds (wall clock) after the store.
     static func read(_ value: [UInt8], after elapsed: UInt64) -> RedisCacheEntryCodec.Decoded {
-        RedisCacheEntryCodec.decode(value, key: CacheKey(digest: "d1"), now: readerNow,
+        RedisCacheEntryCodec.decode(value, key: CacheKey.named("d1"), now: readerNow,
                                     wallNow: wallAtStore + elapsed * second)
     }
 
@@ -84,7 +84,7 @@ struct RedisCacheEntryCodecTests {
 
     @Test func aReaderWhoseClockRunsBehindSeesAnAgeOfZero() throws {
         let value = Self.encoded()
-        let decoded = RedisCacheEntryCodec.decode(value, key: CacheKey(digest: "d1"), now: Self.readerNow,
+        let decoded = RedisCacheEntryCodec.decode(value, key: CacheKey.named("d1"), now: Self.readerNow,
                                                   wallNow: Self.wallAtStore - 2 * Self.second)
         let entry = try #require(Self.entry(of: decoded))
         #expect(entry.ageSeconds(at: Self.readerNow) == 0 && entry.ttlSeconds(at: Self.readerNow) == 30)
@@ -119,7 +119,7 @@ struct RedisCacheEntryCodecTests {
         let metrics = StoreMetrics()
         let store = RedisResponseCacheStore(store: StoreConfig(name: "shared", url: RedisURL(host: "127.0.0.1")),
                                             metrics: metrics)
-        let key = CacheKey(digest: "d1")
+        let key = CacheKey.named("d1")
         #expect(store.entry(from: nil, key: key, now: Self.readerNow, wallNow: Self.wallAtStore) == nil)
         #expect(store.entry(from: Self.encoded(), key: key, now: Self.readerNow, wallNow: Self.wallAtStore) != nil)
         #expect(store.entry(from: Array("garbage".utf8), key: key, now: Self.readerNow, wallNow: Self.wallAtStore) == nil)
@@ -133,9 +133,11 @@ struct RedisCacheEntryCodecTests {
         let keys = RedisCacheKeys(storePrefix: "gh:")
         let entry = Self.entry()
         let store = keys.storeCommand(entry, value: [1, 2]).map { String(decoding: $0, as: UTF8.self) }
+        let digest = String(decoding: entry.key.hexDigits, as: UTF8.self)
+        #expect(digest.utf8.count == 64)
         #expect(store[0] == "EVAL" && store[2] == "4")
-        #expect(Array(store[3...]) == ["gh:rc:e:d1", "gh:rc:r:/ops/*", "gh:rc:o:listMovies", "gh:rc:sets",
-                                       "\u{1}\u{2}", "630000", "d1"])
+        #expect(Array(store[3...]) == ["gh:rc:e:\(digest)", "gh:rc:r:/ops/*", "gh:rc:o:listMovies", "gh:rc:sets",
+                                       "\u{1}\u{2}", "630000", digest])
         let text = { (filter: CachePurgeFilter) in
             Array(keys.purgeCommand(filter).dropFirst(2).map { String(decoding: $0, as: UTF8.self) })
         }

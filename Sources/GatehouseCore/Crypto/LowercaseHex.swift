@@ -1,0 +1,33 @@
+/// Lowercase hex digits of a digest, written where the caller wants them. Cache keys, ETags and
+/// operation hashes are taken on the request path; writing digits into an array's or a string's
+/// storage directly costs one allocation and no per-byte append.
+enum LowercaseHex {
+    /// Writes `2 × bytes.count` digits at `output`.
+    static func write(_ bytes: UnsafeRawBufferPointer, to output: UnsafeMutablePointer<UInt8>) {
+        var at = output
+        for byte in bytes {
+            at[0] = digit(byte >> 4)
+            at[1] = digit(byte & 0x0F)
+            at += 2
+        }
+    }
+
+    /// The digits of `bytes` with `quote` before and after when given (an ETag).
+    static func bytes(_ bytes: UnsafeRawBufferPointer, quotedBy quote: UInt8? = nil) -> [UInt8] {
+        let quotes = quote == nil ? 0 : 2
+        return [UInt8](unsafeUninitializedCapacity: bytes.count * 2 + quotes) { buffer, count in
+            let start = buffer.baseAddress!
+            if let quote {
+                start[0] = quote
+                start[bytes.count * 2 + 1] = quote
+            }
+            write(bytes, to: start + quotes / 2)
+            count = bytes.count * 2 + quotes
+        }
+    }
+
+    @inline(__always)
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+}
