@@ -105,7 +105,7 @@ struct CacheKey: Hashable, Sendable {
 /// The bytes a cache key digests: each part length-prefixed (`<decimal length>:<bytes>`), so no
 /// two different part lists can make the same bytes. Built in one buffer, without a String
 /// or an array per part: this runs on every cacheable request.
-struct CacheKeyMaterial {
+struct CacheKeyMaterial: Sendable {
     private(set) var bytes: [UInt8] = []
 
     init() { bytes.reserveCapacity(Self.typicalBytes) }

@@ -30,9 +30,21 @@ enum CacheKeyBuilder {
 
     static func key(route: String, upstream: String, operation: CacheableOperation, varyValues: [[UInt8]],
                     scope: ScopeMaterial) -> CacheKey {
+        key(routePart: routePart(route: route, upstream: upstream), operation: operation, varyValues: varyValues,
+            scope: scope)
+    }
+
+    /// The parts a route's keys all start with, built once per route (`CompiledRouteCache`).
+    static func routePart(route: String, upstream: String) -> CacheKeyMaterial {
         var material = CacheKeyMaterial()
         material.append(text: route)
         material.append(text: upstream)
+        return material
+    }
+
+    static func key(routePart: CacheKeyMaterial, operation: CacheableOperation, varyValues: [[UInt8]],
+                    scope: ScopeMaterial) -> CacheKey {
+        var material = routePart
         material.append(text: operation.documentDigest)
         material.append(operation.canonicalVariables)
         for value in varyValues { material.append(value) }

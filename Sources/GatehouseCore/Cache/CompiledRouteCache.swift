@@ -9,6 +9,8 @@ final class CompiledRouteCache: Sendable {
     let scope: RouteCacheConfig.Scope
     let routeLabel: String
     let upstreamName: String
+    /// Route and upstream as key material: the start of every key of this route.
+    let keyRoutePart: CacheKeyMaterial
     /// Lowercased, in the order written.
     let varyNames: [String]
     let maxAgeSeconds: Int
@@ -23,6 +25,7 @@ final class CompiledRouteCache: Sendable {
         scope = config.effectiveScope(auth: route.auth)
         routeLabel = route.path
         self.upstreamName = upstreamName
+        keyRoutePart = CacheKeyBuilder.routePart(route: route.path, upstream: upstreamName)
         varyNames = config.vary.map { $0.lowercased() }
         maxAgeSeconds = Int(config.maxAge.nanoseconds / Int64(Self.nanosPerSecond))
         revalidateNanos = UInt64(config.staleWhileRevalidate.nanoseconds)

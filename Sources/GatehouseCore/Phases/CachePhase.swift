@@ -35,7 +35,7 @@ enum CachePhase {
                                                 head: exchange.head) else {
             return bypass(exchange, cache)
         }
-        let key = CacheKeyBuilder.key(route: cache.routeLabel, upstream: cache.upstreamName, operation: operation,
+        let key = CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
                                       varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head),
                                       scope: scope)
         exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
