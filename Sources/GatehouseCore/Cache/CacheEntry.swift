@@ -86,7 +86,8 @@ struct CacheKey: Hashable, Sendable {
     init(_ material: CacheKeyMaterial) {
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &words) { digest in
-            material.bytes.withUnsafeBytes { _ = SHA256Digest.digest($0, into: digest.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+            let output = digest.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            material.bytes.withUnsafeBytes { _ = SHA256Digest.digest($0, into: output) }
         }
         self.words = words
     }

@@ -18,14 +18,14 @@ enum CacheFetchPolicy: Equatable {
         guard let value else { return .preferCache }
         var policy = CacheFetchPolicy.preferCache
         FieldList.forEachItem(in: value) { directive in
-            if HeaderNames.asciiCaseInsensitiveEquals(directive, "no-store") {
+            let named = { (name: StaticString) in HeaderNames.asciiCaseInsensitiveEquals(directive, name) }
+            if named("no-store") {
                 policy = .bypass
                 return false
             }
-            if HeaderNames.asciiCaseInsensitiveEquals(directive, "only-if-cached") {
+            if named("only-if-cached") {
                 policy = .cacheOnly
-            } else if policy != .cacheOnly,
-                      HeaderNames.asciiCaseInsensitiveEquals(directive, "no-cache") || HeaderNames.asciiCaseInsensitiveEquals(directive, "max-age=0") {
+            } else if policy != .cacheOnly, named("no-cache") || named("max-age=0") {
                 policy = .serverOnly
             }
             return true

@@ -14,7 +14,8 @@ extension Exchange {
             while lineStart < block.count {
                 // Lines end in CRLF, and a value holds no CR: the next CR ends this line.
                 let rest = UnsafeRawBufferPointer(rebasing: block[lineStart...])
-                let lineEnd = memchr(rest.baseAddress!, 0x0D, rest.count).map { UnsafeRawPointer($0) - block.baseAddress! } ?? block.count
+                let carriageReturn = memchr(rest.baseAddress!, 0x0D, rest.count)
+                let lineEnd = carriageReturn.map { UnsafeRawPointer($0) - block.baseAddress! } ?? block.count
                 let next = min(lineEnd + 2, block.count)
                 if lineEnd - lineStart >= prefix.utf8CodeUnitCount,
                    memcmp(block.baseAddress! + lineStart, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0 {
