@@ -26,17 +26,11 @@ public enum HeaderNames {
     // MARK: - Comparison
 
     /// True when `bytes` equals `lowercase` ignoring ASCII case. `lowercase` must be all lowercase.
+    /// Read through the literal's pointer: `withUTF8Buffer` is a closure call per comparison, and
+    /// header lookups compare every field's name.
     @inline(__always)
     public static func asciiCaseInsensitiveEquals(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        lowercase.withUTF8Buffer { expected in
-            guard bytes.count == expected.count else { return false }
-            var index = 0
-            while index < expected.count {
-                if ASCII.lowercased(bytes[index]) != expected[index] { return false }
-                index += 1
-            }
-            return true
-        }
+        bytes.count == lowercase.utf8CodeUnitCount && asciiCaseInsensitiveHasPrefix(bytes, lowercase)
     }
 
     /// True when `bytes` equals `lowercase` ignoring ASCII case. `lowercase` must be all lowercase.
@@ -45,18 +39,18 @@ public enum HeaderNames {
         bytes.withUnsafeBytes { asciiCaseInsensitiveEquals($0, lowercase) }
     }
 
-    /// True when `bytes` starts with `lowercase` ignoring ASCII case.
+    /// True when `bytes` starts with `lowercase` ignoring ASCII case (read through the literal's pointer too).
     @inline(__always)
     public static func asciiCaseInsensitiveHasPrefix(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        lowercase.withUTF8Buffer { expected in
-            guard bytes.count >= expected.count else { return false }
-            var index = 0
-            while index < expected.count {
-                if ASCII.lowercased(bytes[index]) != expected[index] { return false }
-                index += 1
-            }
-            return true
+        let count = lowercase.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let expected = lowercase.utf8Start
+        var index = 0
+        while index < count {
+            if ASCII.lowercased(bytes[index]) != expected[index] { return false }
+            index += 1
         }
+        return true
     }
 
     /// Case-insensitive comparison of two byte strings (e.g. a header name against a name listed in

@@ -38,23 +38,40 @@ extension Exchange {
         cacheCapture = capture
     }
 
-    /// The upstream's header lines a hit repeats.
+    /// The upstream's header lines a hit repeats, as "Name: value\r\n": measured first, then
+    /// written into one allocation of that size.
     static func storedHeaderBlock(_ response: ResponseHead) -> [UInt8] {
-        var block: [UInt8] = []
-        block.reserveCapacity(response.bytes.count)
         // Options named in `Connection` are rare: the field-by-field check runs only when there are some.
         let namesOptions = !response.connectionOptions.isEmpty
-        response.bytes.withUnsafeBytes { raw in
-            for field in response.headers {
+        return response.bytes.withUnsafeBytes { raw in
+            let kept = { (field: HeaderField) -> Bool in
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
-                if isUnstored(name) || HopByHop.isHopByHop(name) || (namesOptions && response.isHopByHop(field)) { continue }
-                block.append(contentsOf: name)
-                block.append(ascii: ": ")
-                block.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[field.value]))
-                block.append(ascii: "\r\n")
+                return !(isUnstored(name) || HopByHop.isHopByHop(name) || (namesOptions && response.isHopByHop(field)))
             }
+            var size = 0
+            for field in response.headers where kept(field) { size += field.name.count + field.value.count + 4 }
+            guard size > 0 else { return [] }
+            let head = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            // Zeroed, then written: `Array(unsafeUninitializedCapacity:)` goes through an unspecialized
+            // allocation path that costs more than the memset.
+            var block = [UInt8](repeating: 0, count: size)
+            block.withUnsafeMutableBufferPointer { block in
+                var at = block.baseAddress!
+                for field in response.headers where kept(field) {
+                    at.update(from: head + field.name.lowerBound, count: field.name.count)
+                    at += field.name.count
+                    at[0] = UInt8(ascii: ":")
+                    at[1] = UInt8(ascii: " ")
+                    at += 2
+                    at.update(from: head + field.value.lowerBound, count: field.value.count)
+                    at += field.value.count
+                    at[0] = 0x0D
+                    at[1] = 0x0A
+                    at += 2
+                }
+            }
+            return block
         }
-        return block
     }
 
     /// The whole response reached the client: store it (a leader answers its followers), or

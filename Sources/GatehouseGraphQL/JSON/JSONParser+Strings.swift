@@ -23,10 +23,11 @@ extension JSONParser {
     /// Steps over a string starting at its opening quote, checking it (escapes, control bytes,
     /// UTF-8) without making a String. `content` is the span between the quotes; when the string
     /// has escapes, its decoded bytes are in `scratch`.
+    @inline(__always)
     mutating func scanString() throws(JSONError) -> ScannedString {
         index += 1  // opening quote
         let contentStart = index
-        // Most strings are printable ASCII without escapes: stepped over in a tight loop first.
+        // Most strings are printable ASCII without escapes: stepped over in a tight loop, inlined.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
@@ -36,6 +37,11 @@ extension JSONParser {
             index += 1
             return (contentStart..<(index - 1), false)
         }
+        return try scanEscapedOrNonASCII(from: contentStart)
+    }
+
+    /// The rest of a string whose plain ASCII prefix ends at `index`: escapes, UTF-8, control bytes.
+    private mutating func scanEscapedOrNonASCII(from contentStart: Int) throws(JSONError) -> ScannedString {
         var segmentStart = contentStart
         var hasEscapes = false
         scratch.removeAll(keepingCapacity: true)

@@ -191,6 +191,8 @@ struct JSONParser {
 
     // MARK: - Tokens
 
+    // Inlined: called between every two tokens, and usually there is no whitespace to skip.
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -200,8 +202,9 @@ struct JSONParser {
         }
     }
 
-    mutating func expect(_ byte: UInt8, _ message: String) throws(JSONError) {
-        guard index < bytes.count, bytes[index] == byte else { throw failure(message) }
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ message: @autoclosure () -> String) throws(JSONError) {
+        guard index < bytes.count, bytes[index] == byte else { throw failure(message()) }
         index += 1
     }
 
