@@ -86,8 +86,7 @@ struct CacheKey: Hashable, Sendable {
     init(_ material: CacheKeyMaterial) {
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &words) { digest in
-            let output = digest.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            material.bytes.withUnsafeBytes { _ = SHA256Digest.digest($0, into: output) }
+            material.digest.finish(into: digest.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
         self.words = words
     }
@@ -103,23 +102,26 @@ struct CacheKey: Hashable, Sendable {
     }
 }
 
-/// The bytes a cache key digests: each part length-prefixed (`<decimal length>:<bytes>`), so no
-/// two different part lists can make the same bytes. Built in one buffer, without a String
-/// or an array per part: this runs on every cacheable request.
+/// What a cache key digests: each part length-prefixed (`<decimal length>:<bytes>`), so no two
+/// different part lists make the same bytes. Fed straight into the digest, without a buffer:
+/// this runs on every cacheable request (and a route's first parts are fed once, at compile time).
 struct CacheKeyMaterial: Sendable {
-    private(set) var bytes: [UInt8] = []
+    fileprivate private(set) var digest = SHA256Context()
 
-    init() { bytes.reserveCapacity(Self.typicalBytes) }
+    init() {}
 
     mutating func append<Part: Collection<UInt8>>(_ part: Part) {
         appendLength(part.count)
-        bytes.append(contentsOf: part)
+        if part.withContiguousStorageIfAvailable({ digest.update(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(part).withUnsafeBytes { digest.update($0) }
+        }
     }
 
-    /// A part that is text (route, upstream, document digest), copied in one piece.
+    /// A part that is text (route, upstream, document digest).
     mutating func append(text part: String) {
+        var part = part
         appendLength(part.utf8.count)
-        bytes.append(utf8: part)
+        part.withUTF8 { digest.update(UnsafeRawBufferPointer($0)) }
     }
 
     /// One part made of pieces joined by NUL (a scope: kind, provider, subject).
@@ -128,23 +130,27 @@ struct CacheKeyMaterial: Sendable {
         for piece in pieces { count += piece.utf8.count }
         appendLength(count)
         for (index, piece) in pieces.enumerated() {
-            if index > 0 { bytes.append(0) }
-            bytes.append(utf8: piece)
+            if index > 0 { withUnsafeBytes(of: UInt8(0)) { digest.update($0) } }
+            var piece = piece
+            piece.withUTF8 { digest.update(UnsafeRawBufferPointer($0)) }
         }
     }
 
+    /// `<decimal length>:`, written on the stack and fed in one piece.
     private mutating func appendLength(_ count: Int) {
-        var divisor = 1
-        while divisor <= count / 10 { divisor *= 10 }
-        var rest = count
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.lengthCapacity) { buffer in
+            var at = Self.lengthCapacity - 1
+            buffer[at] = UInt8(ascii: ":")
+            var rest = count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            digest.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[at...])))
         }
-        bytes.append(UInt8(ascii: ":"))
     }
 
-    /// Route, upstream, a 64-digit document digest, short variables and a scope.
-    private static let typicalBytes = 256
+    /// The digits of the largest Int and the colon.
+    private static let lengthCapacity = 21
 }

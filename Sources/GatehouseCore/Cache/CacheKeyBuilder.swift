@@ -13,12 +13,6 @@ enum CacheKeyBuilder {
         /// The SHA-256 of the API key or token (never the credential itself).
         case credential(provider: String, digest: String)
 
-        var bytes: [UInt8] {
-            var material = CacheKeyMaterial()
-            append(to: &material)
-            return material.bytes
-        }
-
         func append(to material: inout CacheKeyMaterial) {
             switch self {
             case .everyone: material.append(joining: "public")

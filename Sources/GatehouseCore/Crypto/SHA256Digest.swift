@@ -16,3 +16,23 @@ enum SHA256Digest {
             && SHA256_Final(output, &context) == 1
     }
 }
+
+/// A SHA-256 taken in pieces, on a context held by value: copying it forks the digest, so a
+/// prefix common to many digests (a route's cache-key parts) is fed once.
+struct SHA256Context: @unchecked Sendable {
+    // A plain C struct of integers and bytes: copies are independent.
+    private var context = SHA256_CTX()
+
+    init() { SHA256_Init(&context) }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        SHA256_Update(&context, bytes.baseAddress, bytes.count)
+    }
+
+    /// The digest of everything fed so far, written to `SHA256Digest.length` bytes at `output`;
+    /// the context itself can still be fed.
+    func finish(into output: UnsafeMutablePointer<UInt8>) {
+        var copy = context
+        SHA256_Final(output, &copy)
+    }
+}
