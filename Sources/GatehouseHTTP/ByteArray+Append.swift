@@ -14,6 +14,16 @@ extension Array where Element == UInt8 {
         string.withUTF8 { append(contentsOf: $0) }
     }
 
+    /// `count` zero bytes in storage of that capacity, to be written in place. Not
+    /// `Array(repeating:count:)` or `Array(unsafeUninitializedCapacity:)`: both allocate through
+    /// an unspecialized path that costs more than the memset (callgrind: ~190 instructions).
+    public static func zeroed(count: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        return bytes
+    }
+
     /// Appends `value` in decimal (`-` first when negative).
     public mutating func append(decimal value: Int) {
         if value < 0 { append(0x2D) }

@@ -40,7 +40,8 @@ final class CacheWork {
 
 /// The response being stored: its lifetime and kept headers from the head, its body as it is
 /// pumped to the client, bounded by `max_entry_size` (past it, capture stops and nothing is stored).
-final class CacheCapture {
+/// Held in place by its `CacheWork` (a value, not one more object per stored miss).
+struct CacheCapture {
     let maxAgeSeconds: Int
     let headerBlock: [UInt8]
     let limit: Int
@@ -62,7 +63,7 @@ final class CacheCapture {
         }
     }
 
-    func append(_ data: UnsafeRawBufferPointer) {
+    mutating func append(_ data: UnsafeRawBufferPointer) {
         guard !overflowed else { return }
         if body.count + data.count > limit {
             overflowed = true

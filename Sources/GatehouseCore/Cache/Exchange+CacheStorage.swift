@@ -35,7 +35,6 @@ extension Exchange {
         let capture = CacheCapture(maxAgeSeconds: maxAge, headerBlock: block, limit: cache.config.maxEntrySize,
                                    expectedLength: expected)
         work.capture = capture
-        cacheCapture = capture
     }
 
     /// The upstream's header lines a hit repeats, as "Name: value\r\n": measured first, then
@@ -52,9 +51,7 @@ extension Exchange {
             for field in response.headers where kept(field) { size += field.name.count + field.value.count + 4 }
             guard size > 0 else { return [] }
             let head = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            // Zeroed, then written: `Array(unsafeUninitializedCapacity:)` goes through an unspecialized
-            // allocation path that costs more than the memset.
-            var block = [UInt8](repeating: 0, count: size)
+            var block = [UInt8].zeroed(count: size)
             block.withUnsafeMutableBufferPointer { block in
                 var at = block.baseAddress!
                 for field in response.headers where kept(field) {
@@ -78,7 +75,8 @@ extension Exchange {
     /// drop the operations a successful mutation invalidates.
     func cacheResponseComplete() {
         guard let work = cacheWork else { return }
-        cacheCapture = nil
+        let capture = work.capture
+        work.capture = nil
         switch work.role {
         case .invalidates(let operations):
             if status == CacheStorability.storableStatus {
@@ -86,7 +84,7 @@ extension Exchange {
             }
             cacheWork = nil
         case .leader, .refresher:
-            let entry = work.capture.flatMap { makeEntry(work, $0) }
+            let entry = capture.flatMap { makeEntry(work, $0) }
             if let entry, let cache = work.route { cache.store.put(entry, now: loop.now, via: storeClients) }
             endFill(work, entry)
         case .follower:
@@ -114,8 +112,8 @@ extension Exchange {
     /// Every ending passes here (`record()`): a leader that did not complete releases its
     /// followers, who then go upstream themselves.
     func cacheExchangeEnded() {
-        cacheCapture = nil
         guard let work = cacheWork else { return }
+        work.capture = nil
         endFill(work, nil)
     }
 
@@ -125,7 +123,6 @@ extension Exchange {
         guard let work = cacheWork, let stale = work.stale, loop.now < stale.staleIfErrorUntil, !responseStarted else {
             return false
         }
-        cacheCapture = nil
         work.capture = nil
         work.route?.count(.stale)
         removeCacheStatusLine()

@@ -20,54 +20,54 @@ extension Exchange {
 
     /// After the head was judged: true when it now waits for its body (`stage = .holdingResponse`).
     func holdsResponseHeadForCacheStatus(_ response: ResponseHead) -> Bool {
-        guard let capture = cacheCapture, !capture.overflowed, response.framing != .none,
+        guard cacheWork?.capture?.overflowed == false, response.framing != .none,
               !StreamedResponse.isStreamed(response) else { return false }
-        capture.holdsHead = true
+        cacheWork?.capture?.holdsHead = true
         return true
     }
 
-    var holdsHeadForCacheStatus: Bool { cacheCapture?.holdsHead == true }
+    var holdsHeadForCacheStatus: Bool { cacheWork?.capture?.holdsHead == true }
 
     /// Called as upstream input arrives while held: true once the head may go (it was written).
     func releaseHeadHeldForCacheStatus(_ upstream: UpstreamConnection) -> Bool {
         if !heldBodyIsWhole(upstream), !upstreamEOF {
             // A Content-Length body within the limit is whole once that many bytes are held:
             // counted, not copied.
-            if case .length(let length) = responseBody, length <= (cacheCapture?.limit ?? 0) { return false }
+            if case .length(let length) = responseBody, length <= (cacheWork?.capture?.limit ?? 0) { return false }
             if case .incomplete = heldCacheBody(upstream) { return false }
         }
-        cacheCapture?.holdsHead = false
+        cacheWork?.capture?.holdsHead = false
         return letHeldResponseThrough()
     }
 
     /// Just before a held head goes out: the miss's `Cache-Status` says `stored` when the whole
     /// body is in and may be stored.
     func settleCacheStatus() {
-        guard let upstream, let capture = cacheCapture, !capture.overflowed else { return }
+        guard let upstream, cacheWork?.capture?.overflowed == false, let limit = cacheWork?.capture?.limit else { return }
         let accepted: Bool
         if heldBodyIsWhole(upstream), case .length(let length) = responseBody {
             // Judged where it lies in the upstream's buffer: the capture copies it once, as it is pumped.
             accepted = CacheStorability.acceptsBody(UnsafeRawBufferPointer(rebasing: upstream.input.readable.prefix(length)),
-                                                    maxEntrySize: capture.limit)
+                                                    maxEntrySize: limit)
         } else if case .whole(let body) = heldCacheBody(upstream) {
-            accepted = CacheStorability.acceptsBody(body, maxEntrySize: capture.limit)
+            accepted = CacheStorability.acceptsBody(body, maxEntrySize: limit)
         } else {
             return
         }
         guard accepted else { return }
-        capture.bodyAccepted = true
+        cacheWork?.capture?.bodyAccepted = true
         appendToCacheStatus(Self.storedParameter)
     }
 
     /// A Content-Length body within the limit whose bytes are all held: whole, known by counting.
     private func heldBodyIsWhole(_ upstream: UpstreamConnection) -> Bool {
         guard case .length(let length) = responseBody else { return false }
-        return length <= (cacheCapture?.limit ?? 0) && upstream.input.readable.count >= length
+        return length <= (cacheWork?.capture?.limit ?? 0) && upstream.input.readable.count >= length
     }
 
     private func heldCacheBody(_ upstream: UpstreamConnection) -> HeldCacheBody {
         let held = upstream.input.readable
-        let limit = cacheCapture?.limit ?? 0
+        let limit = cacheWork?.capture?.limit ?? 0
         switch responseBody {
         case .none:
             return .whole([])

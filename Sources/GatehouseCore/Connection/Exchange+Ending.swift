@@ -114,7 +114,7 @@ extension Exchange {
 
     /// Metrics and the access-log line.
     func record() {
-        if cacheWork != nil || cacheCapture != nil { cacheExchangeEnded() }  // response cache: release a fill
+        if cacheWork != nil { cacheExchangeEnded() }  // response cache: release a fill
         let now = MonotonicClock.nanoseconds
         var upstreamNanos: UInt64?
         if timing.upstreamStarted != 0 {

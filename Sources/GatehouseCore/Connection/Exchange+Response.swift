@@ -83,7 +83,8 @@ extension Exchange {
             stage = .holdingResponse
             return true
         }
-        if cacheCapture != nil, holdsResponseHeadForCacheStatus(response) {  // response cache: `stored` once the body is in
+        // Response cache: `stored` once the body is in.
+        if cacheWork?.capture != nil, holdsResponseHeadForCacheStatus(response) {
             stage = .holdingResponse
             return true
         }
@@ -181,7 +182,7 @@ extension Exchange {
     }
 
     func letHeldResponseThrough() -> Bool {
-        if cacheCapture != nil { settleCacheStatus() }  // response cache: `Cache-Status: …; stored`
+        if cacheWork?.capture != nil { settleCacheStatus() }  // response cache: `Cache-Status: …; stored`
         if let response = responseHead { writeResponseHead(response) }
         return true
     }
@@ -258,7 +259,7 @@ extension Exchange {
                 case .data(let range, let consumed):
                     if verbatim {
                         client.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed]))
-                        cacheCapture?.append(UnsafeRawBufferPointer(rebasing: readable[range]))  // response cache tee
+                        cacheWork?.capture?.append(UnsafeRawBufferPointer(rebasing: readable[range]))  // response cache tee
                     } else {
                         deliver(UnsafeRawBufferPointer(rebasing: readable[range]))
                     }
@@ -310,7 +311,7 @@ extension Exchange {
     /// Response body data towards the client: as it is, or through gzip.
     @inline(__always)
     private func deliver(_ data: UnsafeRawBufferPointer) {
-        cacheCapture?.append(data)  // response cache tee
+        cacheWork?.capture?.append(data)  // response cache tee
         guard let gzip else {
             connection.output.append(data)
             return

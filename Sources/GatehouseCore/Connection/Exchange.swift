@@ -140,11 +140,10 @@ final class Exchange {
     var responseHeaderBlock: [UInt8] = []
     /// Rate limits: the identity for the second stage, the limit closest to exhaustion.
     var rateLimitProgress = RateLimitProgress()
-    /// Response cache (Cache/): the lookup in progress, what the cache does with this exchange,
-    /// and the response body being captured for storage. nil on routes without `cache`.
+    /// Response cache (Cache/): the lookup in progress, and what the cache does with this
+    /// exchange (with the response being captured for storage). nil on routes without `cache`.
     var cacheLookup: CacheLookupState?
     var cacheWork: CacheWork?
-    var cacheCapture: CacheCapture?
     /// A WebSocket handshake on a `websocket` route; nil for every other request.
     var webSocket: WebSocketUpgrade?
     /// A multipart body on an `uploads` route, checked as it streams (`Exchange+Upload.swift`).

@@ -15,11 +15,14 @@ enum LowercaseHex {
     /// The digits of `bytes` with `quote` before and after when given (an ETag).
     static func bytes(_ bytes: UnsafeRawBufferPointer, quotedBy quote: UInt8? = nil) -> [UInt8] {
         let quotes = quote == nil ? 0 : 2
-        // Zeroed, then written: `Array(unsafeUninitializedCapacity:)` takes an unspecialized
-        // allocation path that costs more than the memset.
-        var digits = [UInt8](repeating: quote ?? 0, count: bytes.count * 2 + quotes)
+        var digits = [UInt8].zeroed(count: bytes.count * 2 + quotes)
         digits.withUnsafeMutableBufferPointer { output in
-            if let start = output.baseAddress { write(bytes, to: start + quotes / 2) }
+            guard let start = output.baseAddress else { return }
+            if let quote {
+                start[0] = quote
+                start[output.count - 1] = quote
+            }
+            write(bytes, to: start + quotes / 2)
         }
         return digits
     }
