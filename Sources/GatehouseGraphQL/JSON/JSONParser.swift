@@ -60,8 +60,8 @@ struct JSONParser {
         return elements
     }
 
-    /// The one walk over an object's members, for building and for skimming: `member` gets each
-    /// key (scanned: `string(_:)` decodes it) and must read the value that follows the colon.
+    /// The walk over an object's members while building (skimming has its own loop): `member`
+    /// gets each key (scanned: `string(_:)` decodes it) and must read the value after the colon.
     mutating func walkObject(_ member: (inout JSONParser, _ key: ScannedString, _ keyOffset: Int) throws(JSONError) -> Void)
         throws(JSONError) {
         try enterContainer()
@@ -98,7 +98,7 @@ struct JSONParser {
         }
     }
 
-    /// The one walk over an array's elements; `element` reads each value.
+    /// The walk over an array's elements while building; `element` reads each value.
     mutating func walkArray(_ element: (inout JSONParser) throws(JSONError) -> Void) throws(JSONError) {
         try enterContainer()
         index += 1  // [
