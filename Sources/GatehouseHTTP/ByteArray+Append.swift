@@ -14,25 +14,23 @@ extension Array where Element == UInt8 {
         string.withUTF8 { append(contentsOf: $0) }
     }
 
-    /// Appends `value` in decimal (`-` first when negative).
+    /// Appends `value` in decimal (`-` first when negative). The digits are written into a
+    /// scratch tuple from the least significant end and appended in one copy: filling the
+    /// array itself digit by digit pays its bounds and uniqueness checks per digit.
     public mutating func append(decimal value: Int) {
         if value < 0 { append(0x2D) }
         var magnitude = value.magnitude
-        var length = 1
-        var probe = magnitude / 10
-        while probe > 0 {
-            length += 1
-            probe /= 10
+        if magnitude < 10 { return append(0x30 &+ UInt8(truncatingIfNeeded: magnitude)) }
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt.max has 20 digits
+        Swift.withUnsafeMutableBytes(of: &scratch) { digits in
+            var index = digits.count
+            repeat {
+                index -= 1
+                digits[index] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[index...]))
         }
-        // Reserve the digits, then fill them from the least significant end.
-        let start = count
-        append(contentsOf: repeatElement(0x30, count: length))
-        var index = start + length - 1
-        repeat {
-            self[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            index -= 1
-        } while magnitude > 0
     }
 
     /// Appends `value` in lowercase hexadecimal without leading zeros (`0` for zero), as chunk

@@ -1,12 +1,19 @@
 /// One limit to apply to one request: the GCRA parameters and the key, already namespaced by
 /// route and policy.
 public struct RateLimitCheck: Sendable {
-    public var gcra: GCRA
-    public var key: [UInt8]
+    public let gcra: GCRA
+    public let key: [UInt8]
+    /// `key` through this process's seeded hasher: the memory store picks the stripe with it and
+    /// its map hashes only this word, so a key's bytes are hashed once — at compile time for a
+    /// `route` key, which is the same on every request.
+    public let keyHash: Int
 
     public init(gcra: GCRA, key: [UInt8]) {
         self.gcra = gcra
         self.key = key
+        var hasher = Hasher()
+        key.withUnsafeBytes { hasher.combine(bytes: $0) }
+        keyHash = hasher.finalize()
     }
 }
 
@@ -17,6 +24,15 @@ public enum RateLimitAnswer: Sendable {
     /// The store asked someone else (a Redis round trip); it will call the waiter later.
     case pending
     /// The store cannot answer and its `on_failure` is `closed`: 503 UNAVAILABLE.
+    case unavailable
+}
+
+/// A store's answer to a stage of one check, the usual stage: the same as `RateLimitAnswer`
+/// without an array to allocate on every request.
+public enum RateLimitSingleAnswer: Sendable {
+    case decided(GCRADecision)
+    /// As `RateLimitAnswer.pending`: the waiter hears one decision.
+    case pending
     case unavailable
 }
 
@@ -44,4 +60,6 @@ public protocol RateLimitStore: Sendable {
     var name: String { get }
 
     func decide(_ checks: [RateLimitCheck], now: Int64, waiter: RateLimitWaiter) -> RateLimitAnswer
+    /// A stage of one check, decided exactly as `decide([check], …)` would be.
+    func decide(_ check: RateLimitCheck, now: Int64, waiter: RateLimitWaiter) -> RateLimitSingleAnswer
 }

@@ -42,6 +42,14 @@ public final class RedisRateLimitStore: RateLimitStore {
         return .pending
     }
 
+    public func decide(_ check: RateLimitCheck, now: Int64, waiter: RateLimitWaiter) -> RateLimitSingleAnswer {
+        switch decide([check], now: now, waiter: waiter) {
+        case .decided(let decisions): return .decided(decisions[0])
+        case .pending: return .pending
+        case .unavailable: return .unavailable
+        }
+    }
+
     // MARK: - The round trip
 
     /// Sends one script call for `batch` (`RedisRateLimitBatch`); every stage's waiter hears
