@@ -14,22 +14,14 @@ extension Array where Element == UInt8 {
         string.withUTF8 { append(contentsOf: $0) }
     }
 
-    /// Appends `value` in decimal (`-` first when negative). The digits are written into a
-    /// scratch tuple from the least significant end and appended in one copy: filling the
-    /// array itself digit by digit pays its bounds and uniqueness checks per digit.
+    /// Appends `value` in decimal (`-` first when negative), the digits in one copy (`DecimalDigits`).
     public mutating func append(decimal value: Int) {
         if value < 0 { append(0x2D) }
-        var magnitude = value.magnitude
-        if magnitude < 10 { return append(0x30 &+ UInt8(truncatingIfNeeded: magnitude)) }
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: UInt.max has 20 digits
+        if value.magnitude < 10 { return append(0x30 &+ UInt8(truncatingIfNeeded: value.magnitude)) }
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, room for the longest
         Swift.withUnsafeMutableBytes(of: &scratch) { digits in
-            var index = digits.count
-            repeat {
-                index -= 1
-                digits[index] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[index...]))
+            let first = DecimalDigits.write(value.magnitude, endingAt: digits.count, in: digits)
+            append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[first...]))
         }
     }
 

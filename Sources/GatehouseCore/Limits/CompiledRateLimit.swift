@@ -54,16 +54,26 @@ final class CompiledRateLimit: Sendable {
         return RateLimitCheck(gcra: gcra, key: key)
     }
 
-    /// Room for two decimal numbers and the separators between them in the `RateLimit` line.
-    static let numbersAndSeparatorsCapacity = 32
-
-    /// Appends the `RateLimit-Policy` and `RateLimit` lines reporting `decision`.
+    /// Appends the `RateLimit-Policy` and `RateLimit` lines reporting `decision`: the fixed start
+    /// and then the rest in one copy, the numbers written backwards into a scratch
+    /// (`DecimalDigits`). This runs on every response of a limited route.
     func appendFields(_ decision: GCRADecision, to block: inout [UInt8]) {
-        block.reserveCapacity(block.count + fieldsStart.count + Self.numbersAndSeparatorsCapacity)
+        // `r;t=T\r\n` at its longest: two numbers of 20 digits and 5 separators.
+        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        block.reserveCapacity(block.count + fieldsStart.count + MemoryLayout.size(ofValue: scratch))
         block.append(contentsOf: fieldsStart)
-        block.append(decimal: decision.remaining)
-        block.append(ascii: ";t=")
-        block.append(decimal: decision.resetSeconds)
-        block.append(ascii: "\r\n")
+        withUnsafeMutableBytes(of: &scratch) { rest in
+            // Both numbers are never negative (`GCRA`).
+            var first = rest.count - 2
+            rest[first] = UInt8(ascii: "\r")
+            rest[first + 1] = UInt8(ascii: "\n")
+            first = DecimalDigits.write(decision.resetSeconds.magnitude, endingAt: first, in: rest)
+            first -= 3
+            rest[first] = UInt8(ascii: ";")
+            rest[first + 1] = UInt8(ascii: "t")
+            rest[first + 2] = UInt8(ascii: "=")
+            first = DecimalDigits.write(decision.remaining.magnitude, endingAt: first, in: rest)
+            block.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[first...]))
+        }
     }
 }
