@@ -72,6 +72,12 @@ extension Exchange: RateLimitWaiter {
         answer.complete(apply(decisions, of: limits))
     }
 
+    func rateLimitDecided(_ decision: GCRADecision) {
+        guard let (answer, limits) = rateLimitProgress.pending else { return }
+        rateLimitProgress.pending = nil
+        answer.complete(verdict(retryAfter: record(decision, of: limits[0])))
+    }
+
     func rateLimitsUnavailable() {
         guard let (answer, _) = rateLimitProgress.pending else { return }
         rateLimitProgress.pending = nil

@@ -40,6 +40,8 @@ public enum RateLimitSingleAnswer: Sendable {
 public protocol RateLimitWaiter: AnyObject {
     /// Called on the waiter's own event loop with one decision per check, in order.
     func rateLimitsDecided(_ decisions: [GCRADecision])
+    /// The same for a stage of one check.
+    func rateLimitDecided(_ decision: GCRADecision)
     /// Called on the waiter's own event loop when the store could not decide (`on_failure: closed`).
     func rateLimitsUnavailable()
     /// The connections to the stores of the worker the waiter runs on (a store asks on these).

@@ -55,7 +55,7 @@ public final class RedisRateLimitStore: RateLimitStore {
     /// Sends one script call for `batch` (`RedisRateLimitBatch`); every stage's waiter hears
     /// the decisions, or what `on_failure` says when the store cannot answer.
     func send(_ batch: [RedisRateLimitBatch.Stage], on client: RedisClient, reloadingScript: Bool = false) {
-        let stages = batch.map(\.checks)
+        let stages = batch.map { $0.checks }
         let failure = client.send(GCRAScript.evalCommand(stages, prefix: keyPrefix), op: Self.operation) { [self] result in
             switch result {
             case .success(let reply):
@@ -70,7 +70,17 @@ public final class RedisRateLimitStore: RateLimitStore {
     private func replied(_ reply: RedisReply, _ batch: [RedisRateLimitBatch.Stage], _ stages: [[RateLimitCheck]],
                          client: RedisClient, reloadingScript: Bool) {
         if let decisions = GCRAScript.decisions(reply, for: stages) {
-            for (stage, stageDecisions) in zip(batch, decisions) { stage.waiter.rateLimitsDecided(stageDecisions) }
+            var first = 0
+            for stage in batch {
+                let count = stage.checks.count
+                // A stage of one check, the usual one, hears its decision without an array.
+                if count == 1 {
+                    stage.waiter.rateLimitDecided(decisions[first])
+                } else {
+                    stage.waiter.rateLimitsDecided(Array(decisions[first..<first + count]))
+                }
+                first += count
+            }
             return
         }
         if case .error(let text) = reply, text.hasPrefix(Self.noScriptError), !reloadingScript {
