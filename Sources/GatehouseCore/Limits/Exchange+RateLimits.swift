@@ -17,9 +17,10 @@ extension Exchange: RateLimitWaiter {
                                      identity: rateLimitProgress.identity)
     }
 
-    /// `limits` holds one limit.
+    /// A stage of one limit; `limits` holds just it, and is what a late answer is applied to.
     private func checkOnlyRateLimit(of limits: [CompiledRateLimit], store: RateLimitStore) -> PhaseResult {
         let limit = limits[0]
+        // A `route` key needs nothing of the request: the key request is not even built.
         guard let check = limit.routeCheck ?? limit.check(for: rateLimitKeyRequest) else { return .next }
         switch store.decide(check, now: Int64(loop.now), waiter: self) {
         case .decided(let decision):
@@ -109,9 +110,8 @@ extension Exchange: RateLimitWaiter {
     /// Sets the response's `RateLimit` fields from the decisions so far; refuses when a limit
     /// of this stage asked for a wait.
     private func verdict(retryAfter: Int) -> PhaseResult {
-        // Written in place, on every response of a limited route. The block holds only these
-        // fields while the limits run, and a second stage's replace the first's: they report
-        // the closest limit of both.
+        // The block holds only these fields while the limits run; a second stage's replace the
+        // first's, reporting the closest limit of both.
         responseHeaderBlock.removeAll(keepingCapacity: true)
         if let (limit, decision) = rateLimitProgress.closest { limit.appendFields(decision, to: &responseHeaderBlock) }
         if retryAfter == 0 { return .next }

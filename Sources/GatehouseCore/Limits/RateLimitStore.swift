@@ -4,8 +4,8 @@ public struct RateLimitCheck: Sendable {
     public let gcra: GCRA
     public let key: [UInt8]
     /// `key` through this process's seeded hasher: the memory store picks the stripe with it and
-    /// its map hashes only this word, so a key's bytes are hashed once — at compile time for a
-    /// `route` key, which is the same on every request.
+    /// its map hashes only this word, and a Redis batch compares it before the bytes. A key's
+    /// bytes are hashed once — at compile time for a `route` key, the same on every request.
     public let keyHash: Int
 
     public init(gcra: GCRA, key: [UInt8]) {
