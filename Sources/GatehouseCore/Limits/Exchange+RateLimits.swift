@@ -61,27 +61,33 @@ extension Exchange: RateLimitWaiter {
 
     private func waitForStore(_ limits: [CompiledRateLimit]) -> PhaseResult {
         let answer = PendingAnswer()
+        // No `onCancel` (a closure per request): an answer arriving after the wait was cancelled
+        // finds it so in `endWait()` and is dropped.
         rateLimitProgress.pending = (answer, limits)
-        answer.onCancel = { [unowned(unsafe) self] in rateLimitProgress.pending = nil }
         return .wait(.answer(answer))
+    }
+
+    /// The wait a store's late answer ends, and the limits it asked about; nil when the wait was
+    /// cancelled meanwhile (the client went away, a deadline passed), so nothing is recorded.
+    private func endWait() -> (answer: PendingAnswer, limits: [CompiledRateLimit])? {
+        guard let pending = rateLimitProgress.pending else { return nil }
+        rateLimitProgress.pending = nil
+        return pending.answer.isWaiting ? pending : nil
     }
 
     /// A store's late answer, on this exchange's loop: the waiting limit phase gets its verdict.
     func rateLimitsDecided(_ decisions: [GCRADecision]) {
-        guard let (answer, limits) = rateLimitProgress.pending else { return }
-        rateLimitProgress.pending = nil
+        guard let (answer, limits) = endWait() else { return }
         answer.complete(apply(decisions, of: limits))
     }
 
     func rateLimitDecided(_ decision: GCRADecision) {
-        guard let (answer, limits) = rateLimitProgress.pending else { return }
-        rateLimitProgress.pending = nil
+        guard let (answer, limits) = endWait() else { return }
         answer.complete(verdict(retryAfter: record(decision, of: limits[0])))
     }
 
     func rateLimitsUnavailable() {
-        guard let (answer, _) = rateLimitProgress.pending else { return }
-        rateLimitProgress.pending = nil
+        guard let (answer, _) = endWait() else { return }
         answer.complete(.respond(Self.storeUnavailable))
     }
 
