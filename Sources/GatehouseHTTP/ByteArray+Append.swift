@@ -24,25 +24,15 @@ extension Array where Element == UInt8 {
         return bytes
     }
 
-    /// Appends `value` in decimal (`-` first when negative).
+    /// Appends `value` in decimal (`-` first when negative), the digits in one copy (`DecimalDigits`).
     public mutating func append(decimal value: Int) {
         if value < 0 { append(0x2D) }
-        var magnitude = value.magnitude
-        var length = 1
-        var probe = magnitude / 10
-        while probe > 0 {
-            length += 1
-            probe /= 10
+        if value.magnitude < 10 { return append(0x30 &+ UInt8(truncatingIfNeeded: value.magnitude)) }
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, room for the longest
+        Swift.withUnsafeMutableBytes(of: &scratch) { digits in
+            let first = DecimalDigits.write(value.magnitude, endingAt: digits.count, in: digits)
+            append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[first...]))
         }
-        // Reserve the digits, then fill them from the least significant end.
-        let start = count
-        append(contentsOf: repeatElement(0x30, count: length))
-        var index = start + length - 1
-        repeat {
-            self[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            index -= 1
-        } while magnitude > 0
     }
 
     /// Appends `value` in lowercase hexadecimal without leading zeros (`0` for zero), as chunk

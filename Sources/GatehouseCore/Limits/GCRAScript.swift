@@ -82,32 +82,33 @@ enum GCRAScript {
     /// Checks one stage can have: one byte.
     static let maximumChecksPerStage = Int(UInt8.max)
 
-    /// `EVALSHA sha n key… stages T τ …` for `stages`, each key behind `prefix`. A batch
+    /// `EVALSHA sha n key… stages T τ …` for a batch of stages, each key behind `prefix`: the
+    /// stages take their checks from `checks` in order, `stageSizes` of them each. A batch
     /// stays far inside both bounds (`RedisRateLimitBatch.maximumStages`, a route's few limits).
-    static func evalCommand(_ stages: [[RateLimitCheck]], prefix: [UInt8]) -> [[UInt8]] {
+    static func evalCommand(_ checks: [RateLimitCheck], stageSizes: some Sequence<Int>, prefix: [UInt8]) -> [[UInt8]] {
         var limits: [RateLimitCheck] = []
-        var indexOfKey: [[UInt8]: Int] = [:]
         var stageBytes: [UInt8] = []
-        stageBytes.reserveCapacity(stages.reduce(0) { $0 + 1 + 2 * $1.count })
-        for checks in stages {
-            precondition(checks.count <= maximumChecksPerStage, "a route has a few limits")
-            stageBytes.append(UInt8(checks.count))
-            for check in checks {
-                let index: Int
-                if let known = indexOfKey[check.key], limits[known].gcra == check.gcra {
-                    index = known
-                } else {
-                    // The same key with other parameters (a reload between two stages) is a
-                    // limit of its own; the script keeps one TAT per key either way.
-                    limits.append(check)
-                    index = limits.count - 1
-                    if indexOfKey[check.key] == nil { indexOfKey[check.key] = index }
+        stageBytes.reserveCapacity(stageSizes.underestimatedCount + 2 * checks.count)
+        var next = 0
+        for size in stageSizes {
+            precondition(size <= maximumChecksPerStage, "a route has a few limits")
+            stageBytes.append(UInt8(size))
+            for check in checks[next..<next + size] {
+                // A scan of the limits named so far, comparing their hashes first: a batch
+                // usually names one per route asked, and a map would hash every key and build
+                // its table on each call. The same key with other parameters (a reload between
+                // two stages) is a limit of its own; the script keeps one TAT per key either way.
+                let known = limits.firstIndex {
+                    $0.keyHash == check.keyHash && $0.gcra == check.gcra && $0.key == check.key
                 }
+                let index = known ?? limits.count
+                if known == nil { limits.append(check) }
                 precondition(index < maximumLimits, "a batch names a few hundred limits at most")
                 let oneBased = index + 1
                 stageBytes.append(UInt8(oneBased >> 8))
                 stageBytes.append(UInt8(oneBased & 0xff))
             }
+            next += size
         }
         var arguments = evalPrefix
         arguments.reserveCapacity(evalPrefix.count + 2 + 3 * limits.count)
@@ -121,27 +122,19 @@ enum GCRAScript {
         return arguments
     }
 
-    /// The decisions the script's reply stands for, one list per stage, or nil when it is not
-    /// the script's reply to `stages`.
-    static func decisions(_ reply: RedisReply, for stages: [[RateLimitCheck]]) -> [[GCRADecision]]? {
-        let keyCount = stages.reduce(0) { $0 + $1.count }
-        guard case .array(let items) = reply, items.count == keyCount + 1,
+    /// The decisions the script's reply stands for, one per check in order (stage after stage),
+    /// or nil when it is not the script's reply to `checks`.
+    static func decisions(_ reply: RedisReply, for checks: [RateLimitCheck]) -> [GCRADecision]? {
+        guard case .array(let items) = reply, items.count == checks.count + 1,
               case .integer(let nowMicros) = items[0] else { return nil }
         let now = nowMicros * nanosPerMicro
-        var index = 1
-        var answers: [[GCRADecision]] = []
-        answers.reserveCapacity(stages.count)
-        for checks in stages {
-            var decisions: [GCRADecision] = []
-            decisions.reserveCapacity(checks.count)
-            for check in checks {
-                guard case .integer(let storedTAT) = items[index] else { return nil }
-                index += 1
-                decisions.append(check.gcra.decide(tat: storedTAT < 0 ? nil : storedTAT * nanosPerMicro, now: now).decision)
-            }
-            answers.append(decisions)
+        var decisions: [GCRADecision] = []
+        decisions.reserveCapacity(checks.count)
+        for (check, item) in zip(checks, items.dropFirst()) {
+            guard case .integer(let storedTAT) = item else { return nil }
+            decisions.append(check.gcra.decide(tat: storedTAT < 0 ? nil : storedTAT * nanosPerMicro, now: now).decision)
         }
-        return answers
+        return decisions
     }
 
     private static func decimal(_ value: Int64) -> [UInt8] {

@@ -18,7 +18,8 @@ public final class MemoryRateLimitStore: RateLimitStore {
     /// Keys held across all stripes by default: a few tens of MiB at most (an entry is a key of
     /// some 40–80 bytes plus its TAT and the map's overhead).
     public static let defaultCapacity = 262_144
-    /// Stripes: a power of two comfortably above the worker count of the machines this runs on.
+    /// Stripes: a power of two (a stripe is picked by the hash's low bits) comfortably above the
+    /// worker count of the machines this runs on.
     static let stripeCount = 64
     /// An overfull stripe is brought down to this fraction of its share, so eviction (a sort
     /// of the stripe) happens once per many insertions rather than on each.
@@ -30,14 +31,18 @@ public final class MemoryRateLimitStore: RateLimitStore {
         let entries = Mutex<[StoredKey: Int64]>([:])
     }
 
-    /// A key's bytes, hashed in one call: an array of bytes as a dictionary key is hashed one
-    /// element at a time, which showed in profiles of every limited request.
+    /// A key with its hash (`RateLimitCheck.keyHash`): the map hashes the one word, never the
+    /// key's bytes again.
     private struct StoredKey: Hashable, Sendable {
         let bytes: [UInt8]
+        let hash: Int
 
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        init(_ check: RateLimitCheck) {
+            bytes = check.key
+            hash = check.keyHash
         }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     private let stripes: [Stripe]
@@ -52,29 +57,18 @@ public final class MemoryRateLimitStore: RateLimitStore {
         .decided(decide(checks, now: now))
     }
 
+    public func decide(_ check: RateLimitCheck, now: Int64, waiter: RateLimitWaiter) -> RateLimitSingleAnswer {
+        .decided(decide(check, now: now))
+    }
+
     /// The decisions for one stage. Each check is decided under its stripe's lock; when one
     /// refuses, the ones that allowed are taken back, so a refused request counts nowhere.
     public func decide(_ checks: [RateLimitCheck], now: Int64) -> [GCRADecision] {
-        var decisions: [GCRADecision] = []
-        decisions.reserveCapacity(checks.count)
-        for check in checks {
-            let key = StoredKey(bytes: check.key)
-            decisions.append(stripe(for: check.key).entries.withLock { map in
-                // A key seen before is updated where it is: the key is hashed once, not three times.
-                if let index = map.index(forKey: key) {
-                    let (decision, tat) = check.gcra.decide(tat: map.values[index], now: now)
-                    if decision.allowed { map.values[index] = tat }
-                    return decision
-                }
-                let (decision, tat) = check.gcra.decide(tat: nil, now: now)
-                if decision.allowed { store(tat, for: key, in: &map, now: now) }
-                return decision
-            })
-        }
-        if checks.count > 1 && decisions.contains(where: { !$0.allowed }) {
+        let decisions = checks.map { decide($0, now: now) }
+        if decisions.contains(where: { !$0.allowed }) {
             for (check, decision) in zip(checks, decisions) where decision.allowed {
-                let key = StoredKey(bytes: check.key)
-                stripe(for: check.key).entries.withLock { map in
+                let key = StoredKey(check)
+                stripe(for: key).entries.withLock { map in
                     if let tat = map[key] { map[key] = check.gcra.refund(tat: tat) }
                 }
             }
@@ -82,17 +76,31 @@ public final class MemoryRateLimitStore: RateLimitStore {
         return decisions
     }
 
+    /// The decision for a stage of one check (nothing to take back), under its stripe's lock.
+    public func decide(_ check: RateLimitCheck, now: Int64) -> GCRADecision {
+        let key = StoredKey(check)
+        return stripe(for: key).entries.withLock { map in
+            // A key seen before is updated where it is: the key is looked up once, not three times.
+            if let index = map.index(forKey: key) {
+                let (decision, tat) = check.gcra.decide(tat: map.values[index], now: now)
+                if decision.allowed { map.values[index] = tat }
+                return decision
+            }
+            let (decision, tat) = check.gcra.decide(tat: nil, now: now)
+            if decision.allowed { store(tat, for: key, in: &map, now: now) }
+            return decision
+        }
+    }
+
     /// Entries held, for tests.
     var count: Int { stripes.reduce(0) { total, stripe in total + stripe.entries.withLock { $0.count } } }
 
     // MARK: - Stripes
 
-    private func stripe(for key: [UInt8]) -> Stripe {
-        // Not `hashValue`: that is seeded per process, which is fine, but costs a second hash;
-        // FNV-1a over the key is enough to spread keys over the stripes.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
-        return stripes[Int(hash % UInt64(Self.stripeCount))]
+    private func stripe(for key: StoredKey) -> Stripe {
+        // The low bits of the seeded hash: the map mixes the whole word again, so keys of one
+        // stripe still spread over its buckets.
+        stripes[key.hash & (Self.stripeCount - 1)]
     }
 
     private func store(_ tat: Int64, for key: StoredKey, in map: inout [StoredKey: Int64], now: Int64) {

@@ -1,12 +1,19 @@
 /// One limit to apply to one request: the GCRA parameters and the key, already namespaced by
 /// route and policy.
 public struct RateLimitCheck: Sendable {
-    public var gcra: GCRA
-    public var key: [UInt8]
+    public let gcra: GCRA
+    public let key: [UInt8]
+    /// `key` through this process's seeded hasher: the memory store picks the stripe with it and
+    /// its map hashes only this word, and a Redis batch compares it before the bytes. A key's
+    /// bytes are hashed once — at compile time for a `route` key, the same on every request.
+    public let keyHash: Int
 
     public init(gcra: GCRA, key: [UInt8]) {
         self.gcra = gcra
         self.key = key
+        var hasher = Hasher()
+        key.withUnsafeBytes { hasher.combine(bytes: $0) }
+        keyHash = hasher.finalize()
     }
 }
 
@@ -20,10 +27,21 @@ public enum RateLimitAnswer: Sendable {
     case unavailable
 }
 
+/// A store's answer to a stage of one check, the usual stage: the same as `RateLimitAnswer`
+/// without an array to allocate on every request.
+public enum RateLimitSingleAnswer: Sendable {
+    case decided(GCRADecision)
+    /// As `RateLimitAnswer.pending`: the waiter hears one decision.
+    case pending
+    case unavailable
+}
+
 /// The exchange waiting for a store that answered `.pending`.
 public protocol RateLimitWaiter: AnyObject {
     /// Called on the waiter's own event loop with one decision per check, in order.
     func rateLimitsDecided(_ decisions: [GCRADecision])
+    /// The same for a stage of one check.
+    func rateLimitDecided(_ decision: GCRADecision)
     /// Called on the waiter's own event loop when the store could not decide (`on_failure: closed`).
     func rateLimitsUnavailable()
     /// The connections to the stores of the worker the waiter runs on (a store asks on these).
@@ -44,4 +62,6 @@ public protocol RateLimitStore: Sendable {
     var name: String { get }
 
     func decide(_ checks: [RateLimitCheck], now: Int64, waiter: RateLimitWaiter) -> RateLimitAnswer
+    /// A stage of one check, decided exactly as `decide([check], …)` would be.
+    func decide(_ check: RateLimitCheck, now: Int64, waiter: RateLimitWaiter) -> RateLimitSingleAnswer
 }

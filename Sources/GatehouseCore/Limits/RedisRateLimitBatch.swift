@@ -6,10 +6,15 @@ import GatehouseIO
 /// per request. A script call costs Redis far more than the few GCRA steps inside it, and that
 /// CPU is taken from the gateway and its upstreams on the same machine.
 ///
+/// The stages' checks are kept in one list, stage after stage, so a stage of one check (the
+/// usual one) costs no array of its own.
+///
 /// One per worker and store (`WorkerStores`), used only on the worker's loop thread.
 final class RedisRateLimitBatch {
+    /// One request's stage: how many of the batch's checks are its (the next ones in order),
+    /// and who waits for their decisions.
     struct Stage {
-        let checks: [RateLimitCheck]
+        let checkCount: Int
         let waiter: RateLimitWaiter
     }
 
@@ -21,6 +26,7 @@ final class RedisRateLimitBatch {
     /// The store the waiting stages belong to (its key prefix and `on_failure`); a reload may
     /// bring a new one for the same connection, whose stages then go in a batch of their own.
     private var store: RedisRateLimitStore?
+    private var checks: [RateLimitCheck] = []
     private var stages: [Stage] = []
     private var flushScheduled = false
 
@@ -29,10 +35,27 @@ final class RedisRateLimitBatch {
     /// Queues a stage; its waiter is called on this loop once the batch's reply (or failure)
     /// arrives.
     func add(_ checks: [RateLimitCheck], waiter: RateLimitWaiter, store: RedisRateLimitStore) {
+        prepare(for: store)
+        self.checks.append(contentsOf: checks)
+        stages.append(Stage(checkCount: checks.count, waiter: waiter))
+    }
+
+    /// Queues a stage of one check.
+    func add(_ check: RateLimitCheck, waiter: RateLimitWaiter, store: RedisRateLimitStore) {
+        prepare(for: store)
+        checks.append(check)
+        stages.append(Stage(checkCount: 1, waiter: waiter))
+    }
+
+    /// Sends what waits when the new stage cannot join it, and makes sure the batch goes out
+    /// when this iteration ends.
+    private func prepare(for store: RedisRateLimitStore) {
         if let current = self.store, current !== store || stages.count >= Self.maximumStages { send() }
         self.store = store
-        if stages.isEmpty { stages.reserveCapacity(16) }
-        stages.append(Stage(checks: checks, waiter: waiter))
+        if stages.isEmpty {
+            stages.reserveCapacity(16)
+            checks.reserveCapacity(16)
+        }
         if !flushScheduled {
             flushScheduled = true
             client.loop.defer_ { [self] in
@@ -44,8 +67,9 @@ final class RedisRateLimitBatch {
 
     private func send() {
         guard let store, !stages.isEmpty else { return }
-        let batch = stages
+        let (batchChecks, batchStages) = (checks, stages)
+        checks = []
         stages = []
-        store.send(batch, on: client)
+        store.send(batchChecks, batchStages, on: client)
     }
 }

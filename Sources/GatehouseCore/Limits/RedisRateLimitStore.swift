@@ -42,47 +42,72 @@ public final class RedisRateLimitStore: RateLimitStore {
         return .pending
     }
 
-    // MARK: - The round trip
-
-    /// Sends one script call for `batch` (`RedisRateLimitBatch`); every stage's waiter hears
-    /// the decisions, or what `on_failure` says when the store cannot answer.
-    func send(_ batch: [RedisRateLimitBatch.Stage], on client: RedisClient, reloadingScript: Bool = false) {
-        let stages = batch.map(\.checks)
-        let failure = client.send(GCRAScript.evalCommand(stages, prefix: keyPrefix), op: Self.operation) { [self] result in
-            switch result {
-            case .success(let reply):
-                replied(reply, batch, stages, client: client, reloadingScript: reloadingScript)
-            case .failure:
-                answerWithoutStore(batch, now: Int64(client.loop.now))
+    public func decide(_ check: RateLimitCheck, now: Int64, waiter: RateLimitWaiter) -> RateLimitSingleAnswer {
+        guard let batch = waiter.storeClients.rateLimitBatch(named: name), !batch.client.isDown else {
+            switch answerWithoutStore([check], now: now) {
+            case .decided(let decisions): return .decided(decisions[0])
+            case .pending: return .pending
+            case .unavailable: return .unavailable
             }
         }
-        if failure != nil { answerWithoutStore(batch, now: Int64(client.loop.now)) }
+        batch.add(check, waiter: waiter, store: self)
+        return .pending
     }
 
-    private func replied(_ reply: RedisReply, _ batch: [RedisRateLimitBatch.Stage], _ stages: [[RateLimitCheck]],
+    // MARK: - The round trip
+
+    /// Sends one script call for a batch (`RedisRateLimitBatch`): `checks` are its stages'
+    /// checks, stage after stage. Every stage's waiter hears its decisions, or what `on_failure`
+    /// says when the store cannot answer.
+    func send(_ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage], on client: RedisClient,
+              reloadingScript: Bool = false) {
+        let command = GCRAScript.evalCommand(checks, stageSizes: stages.lazy.map { $0.checkCount }, prefix: keyPrefix)
+        let failure = client.send(command, op: Self.operation) { [self] result in
+            switch result {
+            case .success(let reply):
+                replied(reply, checks, stages, client: client, reloadingScript: reloadingScript)
+            case .failure:
+                answerWithoutStore(checks, stages, now: Int64(client.loop.now))
+            }
+        }
+        if failure != nil { answerWithoutStore(checks, stages, now: Int64(client.loop.now)) }
+    }
+
+    private func replied(_ reply: RedisReply, _ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage],
                          client: RedisClient, reloadingScript: Bool) {
-        if let decisions = GCRAScript.decisions(reply, for: stages) {
-            for (stage, stageDecisions) in zip(batch, decisions) { stage.waiter.rateLimitsDecided(stageDecisions) }
+        if let decisions = GCRAScript.decisions(reply, for: checks) {
+            var first = 0
+            for stage in stages {
+                // A stage of one check, the usual one, hears its decision without an array.
+                if stage.checkCount == 1 {
+                    stage.waiter.rateLimitDecided(decisions[first])
+                } else {
+                    stage.waiter.rateLimitsDecided(Array(decisions[first..<first + stage.checkCount]))
+                }
+                first += stage.checkCount
+            }
             return
         }
         if case .error(let text) = reply, text.hasPrefix(Self.noScriptError), !reloadingScript {
             // The script cache was flushed (SCRIPT FLUSH, a failover to a fresh replica): load it
             // again; the EVALSHA right behind it on the same connection finds it.
             _ = client.send(GCRAScript.loadCommand, op: Self.operation) { _ in }
-            send(batch, on: client, reloadingScript: true)
+            send(checks, stages, on: client, reloadingScript: true)
             return
         }
         client.reportFailure(op: Self.operation, reason: Self.describe(reply))
-        answerWithoutStore(batch, now: Int64(client.loop.now))
+        answerWithoutStore(checks, stages, now: Int64(client.loop.now))
     }
 
-    private func answerWithoutStore(_ batch: [RedisRateLimitBatch.Stage], now: Int64) {
-        for stage in batch {
-            switch answerWithoutStore(stage.checks, now: now) {
+    private func answerWithoutStore(_ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage], now: Int64) {
+        var first = 0
+        for stage in stages {
+            switch answerWithoutStore(Array(checks[first..<first + stage.checkCount]), now: now) {
             case .decided(let decisions): stage.waiter.rateLimitsDecided(decisions)
             case .unavailable: stage.waiter.rateLimitsUnavailable()
             case .pending: break
             }
+            first += stage.checkCount
         }
     }
 

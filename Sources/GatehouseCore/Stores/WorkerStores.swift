@@ -3,12 +3,20 @@ import GatehouseIO
 /// One worker's connections to the stores: a Redis client per store, on the worker's loop,
 /// shared with no other thread. Kept across reloads while a store's settings do not change.
 public final class WorkerStores {
-    private struct Entry {
+    /// A class: the map's lookup on every request then copies one reference, not four.
+    private final class Entry {
         let store: CompiledStore
         let client: RedisClient
         let observer: StoreObserver
         /// The rate-limit stages waiting for this iteration's script call on `client`.
         let rateLimitBatch: RedisRateLimitBatch
+
+        init(store: CompiledStore, client: RedisClient, observer: StoreObserver, rateLimitBatch: RedisRateLimitBatch) {
+            self.store = store
+            self.client = client
+            self.observer = observer
+            self.rateLimitBatch = rateLimitBatch
+        }
     }
 
     private let loop: EventLoop

@@ -1,8 +1,9 @@
 import CHiredis
 
 /// One Redis connection on one event loop, through hiredis's asynchronous API: commands are
-/// formatted and parsed by hiredis, the socket is watched by the loop (`RedisEventAdapter.swift`),
-/// replies come back to Swift handlers on the loop thread. Nothing blocks and nothing here is
+/// written in RESP here (`ByteBuffer+RedisCommand.swift`) and queued and parsed by hiredis, the
+/// socket is watched by the loop (`RedisEventAdapter.swift`), replies come back to Swift
+/// handlers on the loop thread. Nothing blocks and nothing here is
 /// shared with another thread: each worker has its own client per store.
 ///
 /// Commands issued during one loop iteration are buffered by hiredis and written together at
@@ -65,6 +66,10 @@ public final class RedisClient: IOHandler, TimerTarget {
     var pending: [PendingCommand] = []
     var pendingStart = 0
     var nextID: UInt64 = 1
+    /// The command being handed to hiredis, in RESP: reused, since hiredis copies it into its
+    /// output buffer at once; given back after a large one (a cached body).
+    var commandBytes = ByteBuffer(capacity: 0)
+    static let keptCommandCapacity = 64 * 1024
 
     // hiredis's wishes and what epoll is told (RedisClient+IO.swift).
     var wantsRead = false
@@ -128,10 +133,11 @@ public final class RedisClient: IOHandler, TimerTarget {
         guard !link.isDetached else { return false }
         let id = nextID
         nextID += 1
-        let status = Self.withArgv(arguments) { argc, argv, lengths in
-            redisAsyncCommandArgv(link.context, redisReplyArrived, UnsafeMutableRawPointer(bitPattern: UInt(id)),
-                                  argc, argv, lengths)
-        }
+        commandBytes.appendRedisCommand(arguments)
+        let status = redisAsyncFormattedCommand(link.context, redisReplyArrived, UnsafeMutableRawPointer(bitPattern: UInt(id)),
+                                                commandBytes.base.assumingMemoryBound(to: CChar.self), commandBytes.readableCount)
+        commandBytes.clear()
+        if commandBytes.capacity > Self.keptCommandCapacity { commandBytes.release() }
         guard status == REDIS_OK else {
             breakConnection(reason: link.errorText(or: "hiredis refused the command"))
             return false
@@ -141,25 +147,6 @@ public final class RedisClient: IOHandler, TimerTarget {
                                       handler: handler))
         rearm()
         return true
-    }
-
-    /// Calls `body` with hiredis's argv form of `arguments`, valid only during the call (hiredis
-    /// copies the command into its output buffer at once).
-    static func withArgv(_ arguments: [[UInt8]],
-                         _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> Int32) -> Int32 {
-        let joined = arguments.flatMap { $0 }
-        let lengths = arguments.map(\.count)
-        return joined.withUnsafeBufferPointer { bytes in
-            let base = UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-            var offset = 0
-            var argv: [UnsafePointer<CChar>?] = arguments.map { argument in
-                defer { offset += argument.count }
-                return (base + offset).assumingMemoryBound(to: CChar.self)
-            }
-            return argv.withUnsafeMutableBufferPointer { argvBuffer in
-                lengths.withUnsafeBufferPointer { body(Int32(arguments.count), argvBuffer.baseAddress!, $0.baseAddress!) }
-            }
-        }
     }
 
     // MARK: - Replies

@@ -39,19 +39,18 @@ struct RateLimitHeaderTests {
     }
 
     @Test func fieldsText() {
-        var progress = RateLimitProgress()
-        #expect(progress.headerBlock.isEmpty)
-        progress.consider(Self.limit("login-per-ip", 10, per: .minute), Self.allowed(r: 3, t: 42))
-        #expect(String(decoding: progress.headerBlock, as: UTF8.self)
+        var block: [UInt8] = []
+        Self.limit("login-per-ip", 10, per: .minute).appendFields(Self.allowed(r: 3, t: 42), to: &block)
+        #expect(String(decoding: block, as: UTF8.self)
                 == "RateLimit-Policy: \"login-per-ip\";q=10;w=60\r\nRateLimit: \"login-per-ip\";r=3;t=42\r\n")
     }
 
     @Test func envelopesCarryTheFields() {
-        var progress = RateLimitProgress()
-        progress.consider(Self.limit("per-ip", 10, per: .minute), Self.refused(t: 30, retry: 6))
+        var fields: [UInt8] = []
+        Self.limit("per-ip", 10, per: .minute).appendFields(Self.refused(t: 30, retry: 6), to: &fields)
         var out = ByteBuffer(capacity: 512)
         ErrorEnvelope.render(GatewayError(.rateLimited(retryAfterSeconds: 6), "Too many requests; retry later."),
-                             requestID: "r", keepAlive: true, headRequest: false, extraHeaders: progress.headerBlock,
+                             requestID: "r", keepAlive: true, headRequest: false, extraHeaders: fields,
                              into: &out)
         let text = String(decoding: Array(out.readable), as: UTF8.self)
         #expect(text.contains("\r\nRetry-After: 6\r\nRateLimit-Policy: \"per-ip\";q=10;w=60\r\nRateLimit: \"per-ip\";r=0;t=30\r\n\r\n{"))

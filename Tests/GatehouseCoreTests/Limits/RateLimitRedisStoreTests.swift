@@ -16,7 +16,7 @@ struct RateLimitRedisStoreTests {
 
     @Test func evalshaNamesEachLimitOnceThenTheStagesAsIndexesThenTheIntervalsInMicroseconds() {
         let a = Self.check("a"), b = Self.check("b", count: 4, burst: 2)
-        let command = GCRAScript.evalCommand([[a, b], [a], [b]], prefix: Array("gatehouse:rl:".utf8))
+        let command = GCRAScript.evalCommand([a, b, a, b], stageSizes: [2, 1, 1], prefix: Array("gatehouse:rl:".utf8))
         #expect(command.count == 2 + 1 + 2 + 1 + 4)
         let text = command.map { String(decoding: $0, as: UTF8.self) }
         #expect(Array(text[0..<5]) == ["EVALSHA", GCRAScript.sha1Hex, "2", "gatehouse:rl:a", "gatehouse:rl:b"])
@@ -30,7 +30,7 @@ struct RateLimitRedisStoreTests {
     /// its own, so each stage is judged by its own rate.
     @Test func theSameKeyWithOtherParametersIsALimitOfItsOwn() {
         let old = Self.check("a"), new = Self.check("a", count: 4, burst: 2)
-        let command = GCRAScript.evalCommand([[old], [new]], prefix: [])
+        let command = GCRAScript.evalCommand([old, new], stageSizes: [1, 1], prefix: [])
         #expect(command[2] == Array("2".utf8))
         #expect(command[3] == Array("a".utf8) && command[4] == Array("a".utf8))
         #expect(command[5] == [1, 0, 1, 1, 0, 2])
@@ -53,11 +53,11 @@ struct RateLimitRedisStoreTests {
         let reply = RedisReply.array([.integer(row.nowMicros), .integer(row.storedMicros)])
         let stored = row.storedMicros < 0 ? nil : row.storedMicros * Self.micro
         let expected = check.gcra.decide(tat: stored, now: row.nowMicros * Self.micro).decision
-        #expect(GCRAScript.decisions(reply, for: [[check]]) == [[expected]])
+        #expect(GCRAScript.decisions(reply, for: [check]) == [expected])
     }
 
-    /// A batch's reply is one TAT per key of each stage, in order; each stage gets its own.
-    @Test func aBatchReplyIsSplitByStage() {
+    /// A batch's reply is one TAT per key of each stage, in order: one decision each.
+    @Test func aBatchReplyIsOneDecisionPerCheckInOrder() {
         let first = [Self.check("a"), Self.check("b")]
         let second = [Self.check("a")]
         let now: Int64 = 5_000_000
@@ -65,18 +65,17 @@ struct RateLimitRedisStoreTests {
         let decide = { (check: RateLimitCheck, stored: Int64?) in
             check.gcra.decide(tat: stored.map { $0 * Self.micro }, now: now * Self.micro).decision
         }
-        let decisions = GCRAScript.decisions(reply, for: [first, second])
-        #expect(decisions == [[decide(first[0], nil), decide(first[1], 5_500_000)], [decide(second[0], 5_100_000)]])
-        #expect(decisions?[0].map(\.allowed) == [true, false])
-        #expect(decisions?[1].map(\.allowed) == [true])
+        let decisions = GCRAScript.decisions(reply, for: first + second)
+        #expect(decisions == [decide(first[0], nil), decide(first[1], 5_500_000), decide(second[0], 5_100_000)])
+        #expect(decisions?.map(\.allowed) == [true, false, true])
     }
 
     @Test func aReplyThatIsNotTheScriptsIsRefused() {
         let checks = [Self.check("a"), Self.check("b")]
-        #expect(GCRAScript.decisions(.array([.integer(1), .integer(-1)]), for: [checks]) == nil)
-        #expect(GCRAScript.decisions(.error("NOSCRIPT No matching script"), for: [checks]) == nil)
-        #expect(GCRAScript.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: [checks]) == nil)
-        #expect(GCRAScript.decisions(.array([.integer(1), .integer(-1), .integer(-1)]), for: [checks, checks]) == nil)
+        #expect(GCRAScript.decisions(.array([.integer(1), .integer(-1)]), for: checks) == nil)
+        #expect(GCRAScript.decisions(.error("NOSCRIPT No matching script"), for: checks) == nil)
+        #expect(GCRAScript.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: checks) == nil)
+        #expect(GCRAScript.decisions(.array([.integer(1), .integer(-1), .integer(-1)]), for: checks + checks) == nil)
     }
 
     static func store(_ policy: StoreConfig.FailurePolicy) -> RedisRateLimitStore {

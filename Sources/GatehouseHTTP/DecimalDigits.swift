@@ -1,0 +1,21 @@
+/// Decimal digits written in the order they are computed, least significant first, backwards
+/// into a small scratch that is then appended in one copy: filling an array digit by digit pays
+/// its bounds and uniqueness checks on every digit.
+public enum DecimalDigits {
+    /// The most digits a 64-bit magnitude has (`UInt64.max`).
+    public static let maximumCount = 20
+
+    /// Writes the digits of `value` so that they end just before `end` in `buffer`, which has
+    /// room for `maximumCount` of them there; returns the index of the first.
+    @inline(__always)
+    public static func write(_ value: UInt, endingAt end: Int, in buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var magnitude = value
+        var index = end
+        repeat {
+            index -= 1
+            buffer[index] = 0x30 &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return index
+    }
+}
