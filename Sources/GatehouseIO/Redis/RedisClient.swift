@@ -3,8 +3,8 @@ import CHiredis
 /// One Redis connection on one event loop, through hiredis's asynchronous API: commands are
 /// written in RESP here (`ByteBuffer+RedisCommand.swift`) and queued and parsed by hiredis, the
 /// socket is watched by the loop (`RedisEventAdapter.swift`), replies come back to Swift
-/// handlers on the loop thread. Nothing blocks and nothing here is
-/// shared with another thread: each worker has its own client per store.
+/// handlers on the loop thread. Nothing blocks and nothing here is shared with another thread:
+/// each worker has its own client per store.
 ///
 /// Commands issued during one loop iteration are buffered by hiredis and written together at
 /// the end of the iteration (pipelining). Every command has a deadline: a slower answer fails it
