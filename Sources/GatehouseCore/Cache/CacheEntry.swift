@@ -136,21 +136,13 @@ struct CacheKeyMaterial: Sendable {
         }
     }
 
-    /// `<decimal length>:`, written on the stack and fed in one piece.
+    /// `<decimal length>:`, written on the stack (`DecimalDigits`) and fed in one piece.
     private mutating func appendLength(_ count: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.lengthCapacity) { buffer in
-            var at = Self.lengthCapacity - 1
-            buffer[at] = UInt8(ascii: ":")
-            var rest = count
-            repeat {
-                at -= 1
-                buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            digest.update(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[at...])))
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: the longest length and the colon
+        withUnsafeMutableBytes(of: &scratch) { buffer in
+            buffer[buffer.count - 1] = UInt8(ascii: ":")
+            let first = DecimalDigits.write(UInt(count), endingAt: buffer.count - 1, in: buffer)
+            digest.update(UnsafeRawBufferPointer(rebasing: buffer[first...]))
         }
     }
-
-    /// The digits of the largest Int and the colon.
-    private static let lengthCapacity = 21
 }
