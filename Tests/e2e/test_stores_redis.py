@@ -134,12 +134,39 @@ def all_threads_stopped(pid: int) -> bool:
     return all((task / "stat").read_text().rsplit(")", 1)[1].split()[0] == "T" for task in tasks.iterdir())
 
 
+def statuses_of_requests_arriving_together(gateway, path: str, client_keys: list) -> list:
+    """Sends one request per key in `client_keys`, on as many connections the gateway has
+    already accepted, while it is stopped (SIGSTOP), then resumes it: they all arrive in one loop
+    iteration. Returns each one's status, in order."""
+    clients = [RawClient(gateway.port, timeout=10.0) for _ in client_keys]
+    try:
+        time.sleep(0.5)  # every connection accepted before the gateway stops
+        gateway.signal(signal.SIGSTOP)
+        assert wait_until(lambda: all_threads_stopped(gateway.process.pid), timeout=3.0)
+        try:
+            for client, key in zip(clients, client_keys):
+                client.request("POST", path, headers=[("Content-Type", "application/json"), ("X-Client", key)],
+                               body=QUERY_BODY)
+            time.sleep(0.2)
+        finally:
+            gateway.signal(signal.SIGCONT)
+        statuses = []
+        for client in clients:
+            response = client.read_response(method="POST")
+            if response.status != 200:
+                assert_raw_envelope(response, 429, "RATE_LIMITED", source="gateway")
+            statuses.append(response.status)
+        return statuses
+    finally:
+        for client in clients:
+            client.close()
+
+
 def test_requests_arriving_together_share_one_script_call_and_count_exactly(gateway_factory, graphql_upstream,
                                                                             redis_server):
-    """100 requests that reach the gateway in one loop iteration — it is stopped (SIGSTOP) while
-    they arrive on 100 connections it has already accepted, then resumed — alternating between
-    two keys with a burst of 40 and next to no refill: their limit stages go to Redis as one
-    script call, and exactly 40 of each key pass."""
+    """100 requests that reach the gateway in one loop iteration, alternating between two keys
+    with a burst of 40 and next to no refill: their limit stages go to Redis as one script call
+    (the script decides each key's run of stages in one step), and exactly 40 of each key pass."""
     config = stores_config(graphql_upstream.url, redis_server.url(), [route("/together", "shared", "40/h", 40)],
                            stores={"shared": {"type": "redis", "url": redis_server.url(), "timeout": "2s"}})
     gateway = gateway_factory.start(config)
@@ -147,31 +174,53 @@ def test_requests_arriving_together_share_one_script_call_and_count_exactly(gate
         assert post(client, "/together", unique("warm")).status == 200, "the store's connection is up"
     redis_server.command("CONFIG", "RESETSTAT")
     keys = [unique("a"), unique("b")]
-    clients = [RawClient(gateway.port, timeout=10.0) for _ in range(100)]
-    try:
-        time.sleep(0.5)  # every connection accepted before the gateway stops
-        gateway.signal(signal.SIGSTOP)
-        assert wait_until(lambda: all_threads_stopped(gateway.process.pid), timeout=3.0)
-        try:
-            for index, client in enumerate(clients):
-                client.request("POST", "/together", headers=[("Content-Type", "application/json"),
-                                                             ("X-Client", keys[index % 2])], body=QUERY_BODY)
-            time.sleep(0.2)
-        finally:
-            gateway.signal(signal.SIGCONT)
-        allowed = {key: 0 for key in keys}
-        for index, client in enumerate(clients):
-            response = client.read_response(method="POST")
-            if response.status == 200:
-                allowed[keys[index % 2]] += 1
-            else:
-                assert_raw_envelope(response, 429, "RATE_LIMITED", source="gateway")
-    finally:
-        for client in clients:
-            client.close()
+    sent = [keys[index % 2] for index in range(100)]
+    statuses = statuses_of_requests_arriving_together(gateway, "/together", sent)
+    allowed = {key: sum(1 for sent_key, status in zip(sent, statuses) if sent_key == key and status == 200)
+               for key in keys}
     assert allowed == {keys[0]: 40, keys[1]: 40}
     # One iteration's stages make one call; a connection read an iteration later would add one.
     assert 1 <= evalsha_calls(redis_server) <= 3, redis_server.command("INFO", "commandstats")
+
+
+def stored_tats(redis_server, path: str) -> dict:
+    """The TATs (µs) the store holds for a route's limits, by key: `<prefix>rl:<route>\\0<policy>\\0<key>`."""
+    script = ("local out = {} for _, k in ipairs(redis.call('KEYS', '*rl:' .. ARGV[1] .. '*')) do "
+              "out[#out + 1] = k; out[#out + 1] = redis.call('GET', k) end return out")
+    lines = redis_server.command("EVAL", script, 0, path).splitlines()
+    return {key: int(value) for key, value in zip(lines[0::2], lines[1::2])}
+
+
+def test_a_batch_of_two_limit_stages_is_all_or_nothing_in_redis(gateway_factory, graphql_upstream, redis_server):
+    """Stages of two limits (per client, burst 10; the whole route, burst 15, one taken by the
+    warm-up) arriving together: 20 from client a, 10 from client b. A stage refused by its
+    client's limit takes nothing from the route's allowance, neither in the answers (the
+    gateway's replay of the script) nor in what the script stores: whatever the order, exactly
+    14 pass, at most 10 of each client, and each key's TAT moved on by exactly its passes."""
+    limits = [{"name": "per-client", "key": "header:X-Client", "rate": "10/h", "burst": 10, "store": "shared"},
+              {"name": "whole-route", "key": "route", "rate": "15/h", "burst": 15, "store": "shared"}]
+    routes = [{"path": "/pair", "upstream": "app", "auth": "none", "rate_limit": limits}]
+    config = stores_config(graphql_upstream.url, redis_server.url(), routes,
+                           stores={"shared": {"type": "redis", "url": redis_server.url(), "timeout": "2s"}})
+    gateway = gateway_factory.start(config)
+    with RawClient(gateway.port, timeout=5.0) as client:
+        assert post(client, "/pair", unique("warm")).status == 200, "the store's connection is up"
+    route_key = next(key for key in stored_tats(redis_server, "/pair") if key.endswith("whole-route\0"))
+    route_before = stored_tats(redis_server, "/pair")[route_key]
+    redis_server.command("CONFIG", "RESETSTAT")
+    a, b = unique("a"), unique("b")
+    sent = [a] * 20 + [b] * 10
+    statuses = statuses_of_requests_arriving_together(gateway, "/pair", sent)
+    allowed = {key: sum(1 for sent_key, status in zip(sent, statuses) if sent_key == key and status == 200)
+               for key in (a, b)}
+    assert sum(allowed.values()) == 14, allowed
+    assert allowed[a] <= 10 and allowed[b] <= 10, allowed
+    assert 1 <= evalsha_calls(redis_server) <= 3, redis_server.command("INFO", "commandstats")
+    tats = stored_tats(redis_server, "/pair")
+    route_interval, client_interval = 240_000_000, 360_000_000  # 15/h and 10/h, in µs
+    assert tats[route_key] - route_before == 14 * route_interval
+    tat_a, tat_b = (next(tat for key, tat in tats.items() if key.endswith(client)) for client in (a, b))
+    assert tat_a - tat_b == (allowed[a] - allowed[b]) * client_interval
 
 
 # MARK: - Outages

@@ -34,7 +34,7 @@ extension Exchange {
         connection.output.append("\r\nETag: ")
         connection.output.append(entry.etag)
         connection.output.append("\r\n")
-        connection.output.append(responseHeaderBlock)
+        appendExtraFields(to: &connection.output)
         connection.output.append("X-Request-Id: ")
         connection.output.append(string: requestID)
         let keepOpen = keepAlive && !worker.isDraining

@@ -29,7 +29,7 @@ extension Exchange {
         dropBodyInInput()
         stage = .responded
         ErrorEnvelope.render(error, requestID: requestID, keepAlive: keepAlive && !worker.isDraining,
-                             headRequest: head.methodKind == .head, extraHeaders: responseHeaderBlock,
+                             headRequest: head.methodKind == .head, extraFields: appendExtraFields,
                              into: &connection.output)
         connection.flushOutput()
     }

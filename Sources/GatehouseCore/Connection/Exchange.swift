@@ -135,8 +135,9 @@ final class Exchange {
     var status = 0
     var upstreamStatus: Int?
     var errorCode: String?
-    /// Extra "Name: value\r\n" lines for the client's response, whoever writes it (the upstream's
-    /// head or an error envelope): the `RateLimit` fields of a limited route.
+    /// Extra "Name: value\r\n" lines the phases add to the client's response, whoever writes it
+    /// (the upstream's head or an error envelope): `Cache-Status`. With the `RateLimit` fields,
+    /// written by `appendExtraFields`.
     var responseHeaderBlock: [UInt8] = []
     /// Rate limits: the identity for the second stage, the limit closest to exhaustion.
     var rateLimitProgress = RateLimitProgress()

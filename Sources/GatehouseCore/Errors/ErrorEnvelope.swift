@@ -76,9 +76,9 @@ public enum ErrorEnvelope {
     }
 
     /// Appends the whole response (head and, unless `headRequest`, body) to `out`.
-    /// `extraHeaders` holds complete "Name: value\r\n" lines added to the head.
-    public static func render(_ error: GatewayError, requestID: String, keepAlive: Bool,
-                              headRequest: Bool, extraHeaders: [UInt8] = [], into out: inout ByteBuffer) {
+    /// `extraFields` appends complete "Name: value\r\n" lines to the head.
+    public static func render(_ error: GatewayError, requestID: String, keepAlive: Bool, headRequest: Bool,
+                              extraFields: (inout ByteBuffer) -> Void = { _ in }, into out: inout ByteBuffer) {
         let mapping = mapping(for: error.kind)
         let body = body(for: error, requestID: requestID)
         out.append("HTTP/1.1 ")
@@ -107,11 +107,9 @@ public enum ErrorEnvelope {
         default:
             break
         }
-        if !extraHeaders.isEmpty {
-            out.append("\r\n")
-            out.append(extraHeaders.dropLast(2))  // its last CRLF is the one written below
-        }
-        out.append(keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n")
+        out.append("\r\n")
+        extraFields(&out)
+        out.append(keepAlive ? "\r\n" : "Connection: close\r\n\r\n")
         if !headRequest { out.append(body) }
     }
 }

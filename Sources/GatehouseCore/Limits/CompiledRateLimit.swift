@@ -1,5 +1,6 @@
 import GatehouseConfig
 import GatehouseHTTP
+import GatehouseIO
 
 /// When a limit is checked: before authentication for keys any request has (so a flood of bad
 /// credentials is refused without checking a signature), after it for keys only an
@@ -54,14 +55,13 @@ final class CompiledRateLimit: Sendable {
         return RateLimitCheck(gcra: gcra, key: key)
     }
 
-    /// Appends the `RateLimit-Policy` and `RateLimit` lines reporting `decision`: the fixed start
-    /// and then the rest in one copy, the numbers written backwards into a scratch
-    /// (`DecimalDigits`). This runs on every response of a limited route.
-    func appendFields(_ decision: GCRADecision, to block: inout [UInt8]) {
+    /// Appends the `RateLimit-Policy` and `RateLimit` lines reporting `decision` to the response
+    /// head: the fixed start and then the rest in one copy, the numbers written backwards into a
+    /// scratch (`DecimalDigits`). This runs on every response of a limited route.
+    func appendFields(_ decision: GCRADecision, to out: inout ByteBuffer) {
         // `r;t=T\r\n` at its longest: two numbers of 20 digits and 5 separators.
         var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-        block.reserveCapacity(block.count + fieldsStart.count + MemoryLayout.size(ofValue: scratch))
-        block.append(contentsOf: fieldsStart)
+        out.append(fieldsStart)
         withUnsafeMutableBytes(of: &scratch) { rest in
             // Both numbers are never negative (`GCRA`).
             var first = rest.count - 2
@@ -73,7 +73,7 @@ final class CompiledRateLimit: Sendable {
             rest[first + 1] = UInt8(ascii: "t")
             rest[first + 2] = UInt8(ascii: "=")
             first = DecimalDigits.write(decision.remaining.magnitude, endingAt: first, in: rest)
-            block.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[first...]))
+            out.append(UnsafeRawBufferPointer(rebasing: rest[first...]))
         }
     }
 }

@@ -113,13 +113,10 @@ extension Exchange: RateLimitWaiter {
         return decision.retryAfterSeconds
     }
 
-    /// Sets the response's `RateLimit` fields from the decisions so far; refuses when a limit
-    /// of this stage asked for a wait.
+    /// Refuses when a limit of this stage asked for a wait. The response's `RateLimit` fields
+    /// report the closest limit of both stages (`rateLimitProgress`), written with the head
+    /// (`Exchange+ExtraFields.swift`).
     private func verdict(retryAfter: Int) -> PhaseResult {
-        // The block holds only these fields while the limits run; a second stage's replace the
-        // first's, reporting the closest limit of both.
-        responseHeaderBlock.removeAll(keepingCapacity: true)
-        if let (limit, decision) = rateLimitProgress.closest { limit.appendFields(decision, to: &responseHeaderBlock) }
         if retryAfter == 0 { return .next }
         return .respond(GatewayError(.rateLimited(retryAfterSeconds: retryAfter), "Too many requests; retry later."))
     }

@@ -61,11 +61,11 @@ public final class RedisRateLimitStore: RateLimitStore {
     /// says when the store cannot answer.
     func send(_ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage], on client: RedisClient,
               reloadingScript: Bool = false) {
-        let command = GCRAScript.evalCommand(checks, stageSizes: stages.lazy.map { $0.checkCount }, prefix: keyPrefix)
-        let failure = client.send(command, op: Self.operation) { [self] result in
+        let call = GCRAScriptCall(checks, stageSizes: stages.lazy.map { $0.checkCount }, prefix: keyPrefix)
+        let failure = client.send(call.command, op: Self.operation) { [self] result in
             switch result {
             case .success(let reply):
-                replied(reply, checks, stages, client: client, reloadingScript: reloadingScript)
+                replied(reply, checks, stages, call: call, client: client, reloadingScript: reloadingScript)
             case .failure:
                 answerWithoutStore(checks, stages, now: Int64(client.loop.now))
             }
@@ -74,8 +74,8 @@ public final class RedisRateLimitStore: RateLimitStore {
     }
 
     private func replied(_ reply: RedisReply, _ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage],
-                         client: RedisClient, reloadingScript: Bool) {
-        if let decisions = GCRAScript.decisions(reply, for: checks) {
+                         call: GCRAScriptCall, client: RedisClient, reloadingScript: Bool) {
+        if let decisions = call.decisions(reply, for: checks) {
             var first = 0
             for stage in stages {
                 // A stage of one check, the usual one, hears its decision without an array.

@@ -55,11 +55,14 @@ extension Exchange {
             stage = .waiting(phase, answer)
             armRouteDeadlineIfNeeded()
             armDeadline()
-            answer.whenComplete { [unowned(unsafe) self] result in
-                guard case .waiting(phase, _) = stage else { return }
-                resume(after: phase, with: result)
-            }
+            answer.whenComplete(resuming: self, in: phase)
         }
+    }
+
+    /// The answer a phase waits for (`PendingAnswer`), unless the exchange has moved on.
+    func answerArrived(_ result: PhaseResult, in phase: RequestPhase) {
+        guard case .waiting(phase, _) = stage else { return }
+        resume(after: phase, with: result)
     }
 
     /// A waiting phase's verdict arrived.

@@ -49,30 +49,38 @@ enum Pending {
 /// A wait for something the worker's loop will deliver. The producer calls `complete(_:)` on the
 /// loop's thread; the exchange calls `cancel()` when the client goes away or a deadline fires
 /// first, and the producer's `onCancel` lets go of whatever it held.
+///
+/// It names the waiting exchange and phase rather than holding a closure: a wait is on the path
+/// of every request of a route with a Redis limit or a cache, and a closure would be one more
+/// allocation each time.
 final class PendingAnswer {
-    private var resume: ((PhaseResult) -> Void)?
+    /// The exchange that waits, from `whenComplete` until the answer or a cancel. Not retained:
+    /// an exchange outlives its waits, which it cancels when it ends early.
+    private unowned(unsafe) var waiter: Exchange?
+    private var phase = RequestPhase.framing
     /// Set by the producer: releases its side (a queued Redis command, a collapsed-fill slot).
     var onCancel: (() -> Void)?
 
     init() {}
 
-    /// Called once by the exchange when it starts waiting.
-    func whenComplete(_ resume: @escaping (PhaseResult) -> Void) {
-        self.resume = resume
+    /// Called once by the exchange when it starts waiting in `phase`.
+    func whenComplete(resuming waiter: Exchange, in phase: RequestPhase) {
+        self.waiter = waiter
+        self.phase = phase
     }
 
-    var isWaiting: Bool { resume != nil }
+    var isWaiting: Bool { waiter != nil }
 
     /// The answer arrived; the phase's verdict is `result`. Ignored after a cancel.
     func complete(_ result: PhaseResult) {
-        guard let resume else { return }
-        self.resume = nil
+        guard let waiter else { return }
+        self.waiter = nil
         onCancel = nil
-        resume(result)
+        waiter.answerArrived(result, in: phase)
     }
 
     func cancel() {
-        resume = nil
+        waiter = nil
         let cancelled = onCancel
         onCancel = nil
         cancelled?()

@@ -45,7 +45,7 @@ enum ResponseHeadWriter {
             if !sawVary { out.append("Vary: Accept-Encoding\r\n") }
         }
         if chunkedToClient { out.append("Transfer-Encoding: chunked\r\n") }
-        out.append(exchange.responseHeaderBlock)
+        exchange.appendExtraFields(to: &out)
         out.append("X-Request-Id: ")
         out.append(string: exchange.requestID)
         if !keepAlive {

@@ -39,19 +39,18 @@ struct RateLimitHeaderTests {
     }
 
     @Test func fieldsText() {
-        var block: [UInt8] = []
+        var block = ByteBuffer(capacity: 16)
         Self.limit("login-per-ip", 10, per: .minute).appendFields(Self.allowed(r: 3, t: 42), to: &block)
-        #expect(String(decoding: block, as: UTF8.self)
+        #expect(String(decoding: Array(block.readable), as: UTF8.self)
                 == "RateLimit-Policy: \"login-per-ip\";q=10;w=60\r\nRateLimit: \"login-per-ip\";r=3;t=42\r\n")
     }
 
     @Test func envelopesCarryTheFields() {
-        var fields: [UInt8] = []
-        Self.limit("per-ip", 10, per: .minute).appendFields(Self.refused(t: 30, retry: 6), to: &fields)
+        let limit = Self.limit("per-ip", 10, per: .minute)
         var out = ByteBuffer(capacity: 512)
         ErrorEnvelope.render(GatewayError(.rateLimited(retryAfterSeconds: 6), "Too many requests; retry later."),
-                             requestID: "r", keepAlive: true, headRequest: false, extraHeaders: fields,
-                             into: &out)
+                             requestID: "r", keepAlive: true, headRequest: false,
+                             extraFields: { limit.appendFields(Self.refused(t: 30, retry: 6), to: &$0) }, into: &out)
         let text = String(decoding: Array(out.readable), as: UTF8.self)
         #expect(text.contains("\r\nRetry-After: 6\r\nRateLimit-Policy: \"per-ip\";q=10;w=60\r\nRateLimit: \"per-ip\";r=0;t=30\r\n\r\n{"))
     }

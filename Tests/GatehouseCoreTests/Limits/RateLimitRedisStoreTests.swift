@@ -4,8 +4,9 @@ import Testing
 @testable import GatehouseCore
 
 /// The Redis store's side that needs no Redis: the script's arguments for a batch of stages, its
-/// reply read back as the decisions the memory store would make, and what `on_failure` answers
-/// without the store. The script itself runs against a real Redis in the e2e suite.
+/// reply (one TAT per limit) replayed into the decisions the memory store would make, and what
+/// `on_failure` answers without the store. The script itself runs against a real Redis in the
+/// e2e suite.
 struct RateLimitRedisStoreTests {
     static let second: Int64 = 1_000_000_000
     static let micro: Int64 = 1000
@@ -14,26 +15,53 @@ struct RateLimitRedisStoreTests {
         RateLimitCheck(gcra: GCRA(count: count, windowSeconds: 1, burst: burst), key: Array(key.utf8))
     }
 
-    @Test func evalshaNamesEachLimitOnceThenTheStagesAsIndexesThenTheIntervalsInMicroseconds() {
+    @Test func evalshaNamesEachLimitOnceThenTheStagesThenTheIntervalsInMicroseconds() {
         let a = Self.check("a"), b = Self.check("b", count: 4, burst: 2)
-        let command = GCRAScript.evalCommand([a, b, a, b], stageSizes: [2, 1, 1], prefix: Array("gatehouse:rl:".utf8))
-        #expect(command.count == 2 + 1 + 2 + 1 + 4)
+        let command = GCRAScriptCall([a, b, a, b], stageSizes: [2, 1, 1], prefix: Array("gatehouse:rl:".utf8)).command
+        #expect(command.count == 2 + 1 + 2 + 1 + 6)
         let text = command.map { String(decoding: $0, as: UTF8.self) }
         #expect(Array(text[0..<5]) == ["EVALSHA", GCRAScript.sha1Hex, "2", "gatehouse:rl:a", "gatehouse:rl:b"])
-        // Per stage: its check count, then each check's 1-based limit index in two bytes.
-        #expect(command[5] == [2, 0, 1, 0, 2, 1, 0, 1, 1, 0, 2])
-        #expect(Array(text[6...]) == ["100000", "400000", "250000", "250000"])
+        // Per entry: its check count, its repeats, then each check's 1-based limit index in two bytes.
+        #expect(command[5] == [2, 1, 0, 1, 0, 2, 1, 1, 0, 1, 1, 1, 0, 2])
+        // T and τ in µs, then τ + T in ms (how long a key is kept).
+        #expect(Array(text[6...]) == ["100000", "400000", "500", "250000", "250000", "500"])
         #expect(GCRAScript.sha1Hex.count == 40)
     }
 
     /// A key asked with other parameters (a reload between two stages of a batch) is a limit of
-    /// its own, so each stage is judged by its own rate.
+    /// its own, so each stage is judged by its own rate; both move the key's one TAT.
     @Test func theSameKeyWithOtherParametersIsALimitOfItsOwn() {
         let old = Self.check("a"), new = Self.check("a", count: 4, burst: 2)
-        let command = GCRAScript.evalCommand([old, new], stageSizes: [1, 1], prefix: [])
-        #expect(command[2] == Array("2".utf8))
-        #expect(command[3] == Array("a".utf8) && command[4] == Array("a".utf8))
-        #expect(command[5] == [1, 0, 1, 1, 0, 2])
+        let call = GCRAScriptCall([old, new], stageSizes: [1, 1], prefix: [])
+        #expect(call.command[2] == Array("2".utf8))
+        #expect(call.command[3] == Array("a".utf8) && call.command[4] == Array("a".utf8))
+        // Not grouped by limit: the two share a key, so their order stays.
+        #expect(call.command[5] == [1, 1, 0, 1, 1, 1, 0, 2])
+        #expect(call.plan.limits.map(\.slot) == [0, 0])
+        let now: Int64 = 5_000_000
+        let decisions = call.decisions(.array([.integer(now), .integer(-1), .integer(-1)]), for: [old, new])
+        let afterOld = old.gcra.decide(tat: nil, now: now * Self.micro).tat
+        #expect(decisions == [old.gcra.decide(tat: nil, now: now * Self.micro).decision,
+                              new.gcra.decide(tat: afterOld, now: now * Self.micro).decision])
+    }
+
+    static func entries(_ stages: [[RateLimitCheck]]) -> [UInt8] {
+        GCRAScriptCall(stages.flatMap { $0 }, stageSizes: stages.map(\.count), prefix: []).command[3 + Set(stages.flatMap { $0 }.map(\.key)).count]
+    }
+
+    /// The script decides a run of one-limit stages in one step, so the batch is sent as few
+    /// entries as its order allows.
+    @Test func stagesGoAsFewEntriesAsTheirOrderAllows() {
+        let a = Self.check("a"), b = Self.check("b"), c = Self.check("c")
+        // One route key: the whole batch is one entry.
+        #expect(Self.entries(Array(repeating: [a], count: 22)) == [1, 22, 0, 1])
+        // One-check stages on different keys: one entry per key, wherever its stages stand.
+        #expect(Self.entries([[a], [b], [a], [c], [b], [a]]) == [1, 3, 0, 1, 1, 2, 0, 2, 1, 1, 0, 3])
+        // A repeat count is one byte: longer runs take more entries.
+        #expect(Self.entries(Array(repeating: [a], count: 300)) == [1, 255, 0, 1, 1, 45, 0, 1])
+        // With a stage of two limits, order matters: only equal stages in a row are merged.
+        #expect(Self.entries([[a, b], [a, b], [a, b], [a], [b], [b]])
+                == [2, 3, 0, 1, 0, 2, 1, 1, 0, 1, 1, 2, 0, 2])
     }
 
     /// Rows: the TAT Redis had (µs, -1 none) at Redis's now, and the decision the memory store
@@ -53,29 +81,42 @@ struct RateLimitRedisStoreTests {
         let reply = RedisReply.array([.integer(row.nowMicros), .integer(row.storedMicros)])
         let stored = row.storedMicros < 0 ? nil : row.storedMicros * Self.micro
         let expected = check.gcra.decide(tat: stored, now: row.nowMicros * Self.micro).decision
-        #expect(GCRAScript.decisions(reply, for: [check]) == [expected])
+        let call = GCRAScriptCall([check], stageSizes: [1], prefix: [])
+        #expect(call.decisions(reply, for: [check]) == [expected])
     }
 
-    /// A batch's reply is one TAT per key of each stage, in order: one decision each.
-    @Test func aBatchReplyIsOneDecisionPerCheckInOrder() {
-        let first = [Self.check("a"), Self.check("b")]
-        let second = [Self.check("a")]
+    /// Stages of a batch, some of two limits: the reply's TATs replayed stage by stage decide
+    /// exactly what the memory store decides for the same stages one after another — a stage
+    /// passes only when all its limits have room, and a refused stage moves no TAT.
+    @Test func aBatchIsReplayedStageByStageAsTheMemoryStoreDecidesIt() {
+        let a = Self.check("a"), b = Self.check("b", count: 4, burst: 2)
+        let stages: [[RateLimitCheck]] = [[a, b], [a], [a, b], [a, b], [b], [a], [a], [a], [a]]
         let now: Int64 = 5_000_000
-        let reply = RedisReply.array([.integer(now), .integer(-1), .integer(5_500_000), .integer(5_100_000)])
-        let decide = { (check: RateLimitCheck, stored: Int64?) in
-            check.gcra.decide(tat: stored.map { $0 * Self.micro }, now: now * Self.micro).decision
-        }
-        let decisions = GCRAScript.decisions(reply, for: first + second)
-        #expect(decisions == [decide(first[0], nil), decide(first[1], 5_500_000), decide(second[0], 5_100_000)])
-        #expect(decisions?.map(\.allowed) == [true, false, true])
+        let oracle = MemoryRateLimitStore()
+        // b was last seen 0.1 s ago, with one of its burst of 2 still free; a never.
+        _ = oracle.decide(b, now: (now - 100_000) * Self.micro)
+        let storedB = (now - 100_000) * Self.micro + b.gcra.emissionInterval
+        var expected: [GCRADecision] = []
+        for stage in stages { expected += oracle.decide(stage, now: now * Self.micro) }
+        let checks = stages.flatMap { $0 }
+        let call = GCRAScriptCall(checks, stageSizes: stages.map(\.count), prefix: [])
+        #expect(call.command[2] == Array("2".utf8), "each limit is named once")
+        let reply = RedisReply.array([.integer(now), .integer(-1), .integer(storedB / Self.micro)])
+        let decisions = call.decisions(reply, for: checks)
+        #expect(decisions == expected)
+        // a: T 0.1 s, τ 0.4 s; b: T 0.25 s, τ 0.25 s, its TAT 0.15 s ahead. b's free request
+        // passes with the first stage; each later stage with b is refused whole (a's decision
+        // in it says it had room, but it is not counted), so a still has three of its burst.
+        #expect(decisions?.map(\.allowed) == [true, true, true, true, false, true, false, false, true, true, true, false])
     }
 
     @Test func aReplyThatIsNotTheScriptsIsRefused() {
         let checks = [Self.check("a"), Self.check("b")]
-        #expect(GCRAScript.decisions(.array([.integer(1), .integer(-1)]), for: checks) == nil)
-        #expect(GCRAScript.decisions(.error("NOSCRIPT No matching script"), for: checks) == nil)
-        #expect(GCRAScript.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: checks) == nil)
-        #expect(GCRAScript.decisions(.array([.integer(1), .integer(-1), .integer(-1)]), for: checks + checks) == nil)
+        let call = GCRAScriptCall(checks, stageSizes: [2], prefix: [])
+        #expect(call.decisions(.array([.integer(1), .integer(-1)]), for: checks) == nil)
+        #expect(call.decisions(.error("NOSCRIPT No matching script"), for: checks) == nil)
+        #expect(call.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: checks) == nil)
+        #expect(call.decisions(.array([.integer(1), .integer(-1), .integer(-1), .integer(-1)]), for: checks) == nil)
     }
 
     static func store(_ policy: StoreConfig.FailurePolicy) -> RedisRateLimitStore {
