@@ -7,7 +7,7 @@
 /// most τ + T ahead of `now`, with tolerance τ = T · (burst − 1): `burst` requests pass at once,
 /// then one every T. A TAT at or before `now` means the full burst is available again, which is
 /// why such state can be forgotten.
-public struct GCRA: Sendable, Equatable {
+public struct GCRA: Sendable, Hashable {
     static let nanosPerSecond: Int64 = 1_000_000_000
 
     /// T, in nanoseconds.

@@ -29,6 +29,8 @@ final class RedisRateLimitBatch {
     private var checks: [RateLimitCheck] = []
     private var stages: [Stage] = []
     private var flushScheduled = false
+    /// The rates' numbers as the script takes them, written once per rate, not per batch.
+    private var parameters = GCRAScriptParameters()
 
     init(client: RedisClient) { self.client = client }
 
@@ -70,6 +72,6 @@ final class RedisRateLimitBatch {
         let (batchChecks, batchStages) = (checks, stages)
         checks = []
         stages = []
-        store.send(batchChecks, batchStages, on: client)
+        store.send(batchChecks, batchStages, on: client, parameters: &parameters)
     }
 }

@@ -60,8 +60,14 @@ public final class RedisRateLimitStore: RateLimitStore {
     /// checks, stage after stage. Every stage's waiter hears its decisions, or what `on_failure`
     /// says when the store cannot answer.
     func send(_ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage], on client: RedisClient,
-              reloadingScript: Bool = false) {
-        let call = GCRAScriptCall(checks, stageSizes: stages.lazy.map { $0.checkCount }, prefix: keyPrefix)
+              parameters: inout GCRAScriptParameters) {
+        let call = GCRAScriptCall(checks, stageSizes: stages.lazy.map { $0.checkCount }, prefix: keyPrefix,
+                                  parameters: &parameters)
+        issue(call, checks, stages, on: client, reloadingScript: false)
+    }
+
+    private func issue(_ call: GCRAScriptCall, _ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage],
+                       on client: RedisClient, reloadingScript: Bool) {
         let failure = client.send(call.command, op: Self.operation) { [self] result in
             switch result {
             case .success(let reply):
@@ -75,7 +81,7 @@ public final class RedisRateLimitStore: RateLimitStore {
 
     private func replied(_ reply: RedisReply, _ checks: [RateLimitCheck], _ stages: [RedisRateLimitBatch.Stage],
                          call: GCRAScriptCall, client: RedisClient, reloadingScript: Bool) {
-        if let decisions = call.decisions(reply, for: checks) {
+        if let decisions = call.decisions(reply, for: checks, stageSizes: stages.lazy.map { $0.checkCount }) {
             var first = 0
             for stage in stages {
                 // A stage of one check, the usual one, hears its decision without an array.
@@ -92,7 +98,7 @@ public final class RedisRateLimitStore: RateLimitStore {
             // The script cache was flushed (SCRIPT FLUSH, a failover to a fresh replica): load it
             // again; the EVALSHA right behind it on the same connection finds it.
             _ = client.send(GCRAScript.loadCommand, op: Self.operation) { _ in }
-            send(checks, stages, on: client, reloadingScript: true)
+            issue(call, checks, stages, on: client, reloadingScript: true)
             return
         }
         client.reportFailure(op: Self.operation, reason: Self.describe(reply))

@@ -15,12 +15,24 @@ struct RateLimitRedisStoreTests {
         RateLimitCheck(gcra: GCRA(count: count, windowSeconds: 1, burst: burst), key: Array(key.utf8))
     }
 
+    /// A call as a worker's batch makes it, with fresh parameter text.
+    static func call(_ checks: [RateLimitCheck], _ stageSizes: [Int], prefix: [UInt8] = []) -> GCRAScriptCall {
+        var parameters = GCRAScriptParameters()
+        return GCRAScriptCall(checks, stageSizes: stageSizes, prefix: prefix, parameters: &parameters)
+    }
+
     @Test func evalshaNamesEachLimitOnceThenTheStagesThenTheIntervalsInMicroseconds() {
         let a = Self.check("a"), b = Self.check("b", count: 4, burst: 2)
-        let command = GCRAScriptCall([a, b, a, b], stageSizes: [2, 1, 1], prefix: Array("gatehouse:rl:".utf8)).command
+        let command = Self.call([a, b, a, b], [2, 1, 1], prefix: Array("gatehouse:rl:".utf8)).command
         #expect(command.count == 2 + 1 + 2 + 1 + 6)
         let text = command.map { String(decoding: $0, as: UTF8.self) }
         #expect(Array(text[0..<5]) == ["EVALSHA", GCRAScript.sha1Hex, "2", "gatehouse:rl:a", "gatehouse:rl:b"])
+        var parameters = GCRAScriptParameters()
+        let again = GCRAScriptCall([a, b, a, b], stageSizes: [2, 1, 1], prefix: Array("gatehouse:rl:".utf8), parameters: &parameters)
+        let reused = GCRAScriptCall([b], stageSizes: [1], prefix: [], parameters: &parameters)
+        #expect(again.command == command && reused.command[5...] == command[9...])
+        let storage = { (bytes: [UInt8]) in bytes.withUnsafeBufferPointer { $0.baseAddress } }
+        #expect(storage(reused.command[5]) == storage(again.command[9]), "a rate's text is kept, not written again")
         // Per entry: its check count, its repeats, then each check's 1-based limit index in two bytes.
         #expect(command[5] == [2, 1, 0, 1, 0, 2, 1, 1, 0, 1, 1, 1, 0, 2])
         // T and τ in µs, then τ + T in ms (how long a key is kept).
@@ -32,21 +44,21 @@ struct RateLimitRedisStoreTests {
     /// its own, so each stage is judged by its own rate; both move the key's one TAT.
     @Test func theSameKeyWithOtherParametersIsALimitOfItsOwn() {
         let old = Self.check("a"), new = Self.check("a", count: 4, burst: 2)
-        let call = GCRAScriptCall([old, new], stageSizes: [1, 1], prefix: [])
+        let call = Self.call([old, new], [1, 1])
         #expect(call.command[2] == Array("2".utf8))
         #expect(call.command[3] == Array("a".utf8) && call.command[4] == Array("a".utf8))
         // Not grouped by limit: the two share a key, so their order stays.
         #expect(call.command[5] == [1, 1, 0, 1, 1, 1, 0, 2])
         #expect(call.plan.limits.map(\.slot) == [0, 0])
         let now: Int64 = 5_000_000
-        let decisions = call.decisions(.array([.integer(now), .integer(-1), .integer(-1)]), for: [old, new])
+        let decisions = call.decisions(.array([.integer(now), .integer(-1), .integer(-1)]), for: [old, new], stageSizes: [1, 1])
         let afterOld = old.gcra.decide(tat: nil, now: now * Self.micro).tat
         #expect(decisions == [old.gcra.decide(tat: nil, now: now * Self.micro).decision,
                               new.gcra.decide(tat: afterOld, now: now * Self.micro).decision])
     }
 
     static func entries(_ stages: [[RateLimitCheck]]) -> [UInt8] {
-        GCRAScriptCall(stages.flatMap { $0 }, stageSizes: stages.map(\.count), prefix: []).command[3 + Set(stages.flatMap { $0 }.map(\.key)).count]
+        Self.call(stages.flatMap { $0 }, stages.map(\.count)).command[3 + Set(stages.flatMap { $0 }.map(\.key)).count]
     }
 
     /// The script decides a run of one-limit stages in one step, so the batch is sent as few
@@ -81,8 +93,7 @@ struct RateLimitRedisStoreTests {
         let reply = RedisReply.array([.integer(row.nowMicros), .integer(row.storedMicros)])
         let stored = row.storedMicros < 0 ? nil : row.storedMicros * Self.micro
         let expected = check.gcra.decide(tat: stored, now: row.nowMicros * Self.micro).decision
-        let call = GCRAScriptCall([check], stageSizes: [1], prefix: [])
-        #expect(call.decisions(reply, for: [check]) == [expected])
+        #expect(Self.call([check], [1]).decisions(reply, for: [check], stageSizes: [1]) == [expected])
     }
 
     /// Stages of a batch, some of two limits: the reply's TATs replayed stage by stage decide
@@ -99,10 +110,10 @@ struct RateLimitRedisStoreTests {
         var expected: [GCRADecision] = []
         for stage in stages { expected += oracle.decide(stage, now: now * Self.micro) }
         let checks = stages.flatMap { $0 }
-        let call = GCRAScriptCall(checks, stageSizes: stages.map(\.count), prefix: [])
+        let call = Self.call(checks, stages.map(\.count))
         #expect(call.command[2] == Array("2".utf8), "each limit is named once")
         let reply = RedisReply.array([.integer(now), .integer(-1), .integer(storedB / Self.micro)])
-        let decisions = call.decisions(reply, for: checks)
+        let decisions = call.decisions(reply, for: checks, stageSizes: stages.map(\.count))
         #expect(decisions == expected)
         // a: T 0.1 s, τ 0.4 s; b: T 0.25 s, τ 0.25 s, its TAT 0.15 s ahead. b's free request
         // passes with the first stage; each later stage with b is refused whole (a's decision
@@ -112,11 +123,12 @@ struct RateLimitRedisStoreTests {
 
     @Test func aReplyThatIsNotTheScriptsIsRefused() {
         let checks = [Self.check("a"), Self.check("b")]
-        let call = GCRAScriptCall(checks, stageSizes: [2], prefix: [])
-        #expect(call.decisions(.array([.integer(1), .integer(-1)]), for: checks) == nil)
-        #expect(call.decisions(.error("NOSCRIPT No matching script"), for: checks) == nil)
-        #expect(call.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: checks) == nil)
-        #expect(call.decisions(.array([.integer(1), .integer(-1), .integer(-1), .integer(-1)]), for: checks) == nil)
+        let call = Self.call(checks, [2])
+        #expect(call.decisions(.array([.integer(1), .integer(-1)]), for: checks, stageSizes: [2]) == nil)
+        #expect(call.decisions(.error("NOSCRIPT No matching script"), for: checks, stageSizes: [2]) == nil)
+        #expect(call.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: checks, stageSizes: [2]) == nil)
+        #expect(call.decisions(.array([.integer(1), .integer(-1), .integer(-1), .integer(-1)]), for: checks,
+                               stageSizes: [2]) == nil)
     }
 
     static func store(_ policy: StoreConfig.FailurePolicy) -> RedisRateLimitStore {
