@@ -223,6 +223,26 @@ def test_a_batch_of_two_limit_stages_is_all_or_nothing_in_redis(gateway_factory,
     assert tat_a - tat_b == (allowed[a] - allowed[b]) * client_interval
 
 
+def test_a_flushed_script_cache_is_loaded_again(gateway_factory, graphql_upstream, redis_server):
+    """SCRIPT FLUSH (or a failover to a fresh replica) empties Redis's script cache: the next
+    EVALSHA answers NOSCRIPT, the gateway loads the script again and sends the same call, and
+    the request is decided by Redis as if nothing happened — the limit still counts."""
+    config = stores_config(graphql_upstream.url, redis_server.url(), [route("/flushed", "shared", "2/h", 2)],
+                           stores={"shared": {"type": "redis", "url": redis_server.url(), "timeout": "2s"}})
+    gateway = gateway_factory.start(config)
+    key = unique("flushed")
+    with RawClient(gateway.port, timeout=5.0) as client:
+        assert post(client, "/flushed", key).status == 200
+        assert "OK" in redis_server.command("SCRIPT", "FLUSH")
+        redis_server.command("CONFIG", "RESETSTAT")
+        assert post(client, "/flushed", key).status == 200, "decided after loading the script again"
+        assert post(client, "/flushed", key).status == 429, "the burst of 2 is used up: Redis counted both"
+    stats = redis_server.command("INFO", "commandstats")
+    assert "cmdstat_script|load:calls=1," in stats, stats
+    assert "failed_calls=1" in next(line for line in stats.splitlines() if line.startswith("cmdstat_evalsha:")), stats
+    assert store_up(gateway, "shared") == 1
+
+
 # MARK: - Outages
 
 
