@@ -122,6 +122,7 @@ def test_ten_per_second_with_burst_five_over_ten_seconds(gateway, graphql_upstre
                 assert_rate_limited(response, "exact", retry_after=1)
                 assert response.header("RateLimit") == '"exact";r=0;t=1'
             time.sleep(0.02)
+    print(f"exactness (10/s, burst 5, one key, 10 s): {allowed} allowed, {refused} refused")
     assert 103 <= allowed <= 107, (allowed, refused)
     assert refused > 0
     assert len(graphql_upstream.requests()) == allowed, "a refused request never reaches the upstream"

@@ -112,6 +112,7 @@ def test_two_gateways_behind_a_balancer_share_one_allowance(gateway_factory, gra
                 time.sleep(0.02)
     finally:
         balancer.stop()
+    print(f"two gateways, one Redis (10/s, burst 5, 10 s): {allowed} allowed, {refused} refused")
     assert 103 <= allowed <= 107, (allowed, refused)
     for gateway in (first, second):
         served = metric_value(gateway.metrics_text(), "gatehouse_requests_total", route="/shared", status="200")
@@ -269,6 +270,7 @@ def assert_follows_on_failure(gateway) -> None:
         extensions = assert_raw_envelope(closed, 503, "UNAVAILABLE", source="gateway")
         assert extensions["retryable"] is True
     times = gateway_ms(gateway, [request_id for _, request_id in local + opened] + [closed_id])
+    print(f"store marked down: slowest request {max(times.values()):.1f} ms (store timeout {TIMEOUT_MS} ms)")
     assert max(times.values()) < TIMEOUT_MS, f"a request waited for a store marked down: {times}"
     assert gateway.readyz_status() == 200, "a store outage must not take the gateway out of service"
 
@@ -285,12 +287,15 @@ def first_requests_within_one_timeout(gateway) -> None:
                 assert response.status in statuses, (path, response.status)
                 request_ids.append(request_id)
     times = gateway_ms(gateway, request_ids)
+    print(f"before the store is marked down: slowest request {max(times.values()):.1f} ms (timeout {TIMEOUT_MS} ms)")
     assert max(times.values()) < TIMEOUT_MS + SLACK_MS, times
 
 
 def assert_recovers(gateway) -> None:
+    started = time.monotonic()
     assert wait_until(lambda: all(store_up(gateway, name) == 1 for name in ("local", "open", "closed")),
                       timeout=RECOVERY_SECONDS), gateway.metrics_text()
+    print(f"store up again {time.monotonic() - started:.2f} s after Redis came back")
     with RawClient(gateway.port, timeout=5.0) as client:
         assert post(client, "/closed", unique("back")).status == 200
         key = unique("back")
