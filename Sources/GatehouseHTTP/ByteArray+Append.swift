@@ -17,9 +17,10 @@ extension Array where Element == UInt8 {
     /// `count` zero bytes in storage of that capacity, to be written in place. Not
     /// `Array(repeating:count:)` or `Array(unsafeUninitializedCapacity:)`: both allocate through
     /// an unspecialized path that costs more than the memset (callgrind: ~190 instructions).
-    public static func zeroed(count: Int) -> [UInt8] {
+    /// `capacity` leaves room for what is appended next.
+    public static func zeroed(count: Int, capacity: Int? = nil) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(count)
+        bytes.reserveCapacity(capacity ?? count)
         bytes.append(contentsOf: repeatElement(0, count: count))
         return bytes
     }

@@ -217,6 +217,31 @@ def test_upstream_max_age_shorter_than_max_age_wins(client, raw):
     assert call(client, "/raw", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss"
 
 
+def test_a_hit_repeats_the_upstream_fields_but_not_its_framing_validators_or_hop_by_hop_fields(client, raw):
+    body = b'{"data":{"hello":"stored \xc3\xa9"}}'
+    raw.reset(respond(200, body, [
+        ("Content-Type", "application/json; charset=utf-8"), ("X-Upstream-Note", "kept"), ("Vary", "Accept"),
+        ("Date", "Tue, 01 Dec 2026 00:00:00 GMT"), ("ETag", '"upstream"'), ("Age", "9"), ("Expires", "0"),
+        ("X-Request-Id", "upstream-id"), ("Connection", "keep-alive, X-Hop"), ("X-Hop", "1"), ("Keep-Alive", "timeout=5"),
+        ("Proxy-Thing", "1")]))
+    name = unique()
+    miss = call(client, "/raw", variables={"name": name})
+    hit = call(client, "/raw", variables={"name": name})
+    assert miss.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
+    assert hit.headers["Cache-Status"].startswith("gatehouse; hit")
+    assert hit.content == miss.content == body
+    assert len(raw.requests) == 1
+    fields = [(name.lower(), value) for name, value in hit.headers.multi_items()]
+    kept = [(name, value) for name, value in fields if name in ("content-type", "x-upstream-note", "vary")]
+    assert kept == [("content-type", "application/json; charset=utf-8"), ("x-upstream-note", "kept"), ("vary", "Accept")]
+    names = [name for name, _ in fields]
+    for dropped in ("x-hop", "keep-alive", "proxy-thing", "expires", "date"):
+        assert dropped not in names, fields
+    assert names.count("etag") == 1 and hit.headers["ETag"] == '"' + hashlib.sha256(body).hexdigest() + '"'
+    assert names.count("age") == 1 and names.count("x-request-id") == 1 and hit.headers["X-Request-Id"] != "upstream-id"
+    assert names.count("content-length") == 1 and hit.headers["Content-Length"] == str(len(body))
+
+
 # MARK: - Collapsing
 
 

@@ -185,10 +185,11 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
     }
 
     private func store(_ response: ResponseHead) {
-        guard case .store(let maxAge) = CacheStorability.judge(response, for: cache),
+        let fields = CacheResponseFields(response)
+        guard case .store(let maxAge) = CacheStorability.judge(response, fields, for: cache),
               CacheStorability.acceptsBody(body, maxEntrySize: cache.config.maxEntrySize) else { return }
         let entry = CacheEntry(key: key, routeLabel: cache.routeLabel, operation: operation,
-                               headerBlock: Exchange.storedHeaderBlock(response), body: body,
+                               headerBlock: fields.headerBlock(of: response), body: body,
                                isPublic: cache.scope == .public, storedAt: loop.now,
                                maxAgeNanos: UInt64(maxAge) * CompiledRouteCache.nanosPerSecond,
                                revalidateNanos: cache.revalidateNanos, staleIfErrorNanos: cache.staleIfErrorNanos)

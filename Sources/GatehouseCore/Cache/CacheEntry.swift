@@ -10,11 +10,11 @@ final class CacheEntry: Sendable {
     let key: CacheKey
     let routeLabel: String
     let operation: String
-    /// "Name: value\r\n" lines of the upstream response kept for hits (Content-Type and the like).
-    let headerBlock: [UInt8]
-    let body: [UInt8]
-    /// A strong validator: the body's digest in hex, quoted, as the `ETag` field writes it.
-    let etag: [UInt8]
+    /// What a hit writes, in one allocation: the upstream's kept header lines ("Name: value\r\n",
+    /// Content-Type and the like), the body, then the ETag as the field writes it.
+    private let bytes: [UInt8]
+    private let headerBlockCount: Int
+    private let bodyCount: Int
     let isPublic: Bool
     let storedAt: UInt64
     let freshUntil: UInt64
@@ -23,16 +23,35 @@ final class CacheEntry: Sendable {
     /// The end of the stale-if-error window.
     let staleIfErrorUntil: UInt64
 
-    init(key: CacheKey, routeLabel: String, operation: String, headerBlock: [UInt8], body: [UInt8], isPublic: Bool,
-         storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64, staleIfErrorNanos: UInt64,
-         etag: [UInt8]? = nil) {
+    /// The length of the ETag the gateway makes: a SHA-256 in hex, quoted.
+    static let etagLength = 2 * SHA256Digest.length + 2
+
+    /// An entry from its parts. A store that kept the validator (Redis) passes it back rather
+    /// than hashing the body again.
+    convenience init(key: CacheKey, routeLabel: String, operation: String, headerBlock: [UInt8], body: [UInt8],
+                     isPublic: Bool, storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64,
+                     staleIfErrorNanos: UInt64, etag: [UInt8]? = nil) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(headerBlock.count + body.count + (etag?.count ?? Self.etagLength))
+        bytes.append(contentsOf: headerBlock)
+        bytes.append(contentsOf: body)
+        if let etag { bytes.append(contentsOf: etag) } else { Self.appendETag(ofBodyFrom: headerBlock.count, to: &bytes) }
+        self.init(key: key, routeLabel: routeLabel, operation: operation, bytes: bytes, headerBlockCount: headerBlock.count,
+                  bodyCount: body.count, isPublic: isPublic, storedAt: storedAt, maxAgeNanos: maxAgeNanos,
+                  revalidateNanos: revalidateNanos, staleIfErrorNanos: staleIfErrorNanos)
+    }
+
+    /// An entry over `bytes` as a capture leaves them (`CacheCapture.takeEntryBytes()`): the
+    /// header lines, the body of `bodyCount` bytes, then the ETag.
+    init(key: CacheKey, routeLabel: String, operation: String, bytes: [UInt8], headerBlockCount: Int,
+         bodyCount: Int, isPublic: Bool, storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64,
+         staleIfErrorNanos: UInt64) {
         self.key = key
         self.routeLabel = routeLabel
         self.operation = operation
-        self.headerBlock = headerBlock
-        self.body = body
-        // A store that kept the validator (Redis) passes it back rather than hashing the body again.
-        self.etag = etag ?? Self.etag(of: body)
+        self.bytes = bytes
+        self.headerBlockCount = headerBlockCount
+        self.bodyCount = bodyCount
         self.isPublic = isPublic
         self.storedAt = storedAt
         freshUntil = storedAt + maxAgeNanos
@@ -40,14 +59,20 @@ final class CacheEntry: Sendable {
         staleIfErrorUntil = freshUntil + staleIfErrorNanos
     }
 
-    static func etag(of body: [UInt8]) -> [UInt8] {
+    var headerBlock: ArraySlice<UInt8> { bytes[..<headerBlockCount] }
+    var body: ArraySlice<UInt8> { bytes[headerBlockCount..<(headerBlockCount + bodyCount)] }
+    /// A strong validator: the body's digest in hex, quoted, as the `ETag` field writes it.
+    var etag: ArraySlice<UInt8> { bytes[(headerBlockCount + bodyCount)...] }
+
+    /// The ETag of the bytes from `bodyStart` on, appended after them.
+    static func appendETag(ofBodyFrom bodyStart: Int, to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256Digest.length) { digest in
-            body.withUnsafeBytes { _ = SHA256Digest.digest($0, into: digest.baseAddress!) }
-            return LowercaseHex.bytes(UnsafeRawBufferPointer(digest), quotedBy: UInt8(ascii: "\""))
+            bytes.withUnsafeBytes { _ = SHA256Digest.digest(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), into: digest.baseAddress!) }
+            LowercaseHex.append(UnsafeRawBufferPointer(digest), quotedBy: UInt8(ascii: "\""), to: &bytes)
         }
     }
 
-    var byteCount: Int { body.count + headerBlock.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes }
+    var byteCount: Int { bytes.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes }
 
     var maxAgeNanos: UInt64 { freshUntil - storedAt }
 

@@ -36,10 +36,11 @@ enum CacheStorability {
         return lifetime > 0 ? .store(maxAgeSeconds: lifetime) : .skip
     }
 
-    /// The judgement of an upstream response head on `cache`'s route.
-    static func judge(_ response: ResponseHead, for cache: CompiledRouteCache) -> Verdict {
-        let head = Head(status: response.status, setsCookie: response.headerValue(named: "set-cookie") != nil,
-                        cacheControl: response.headerValue(named: "cache-control").map { response.bytes[$0] })
+    /// The judgement of an upstream response head on `cache`'s route, from its fields as the
+    /// cache read them.
+    static func judge(_ response: ResponseHead, _ fields: CacheResponseFields, for cache: CompiledRouteCache) -> Verdict {
+        let head = Head(status: response.status, setsCookie: fields.setsCookie,
+                        cacheControl: fields.cacheControl.map { response.bytes[$0] })
         return judge(head, scope: cache.scope, maxAgeSeconds: cache.maxAgeSeconds)
     }
 

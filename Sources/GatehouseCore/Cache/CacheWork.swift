@@ -1,3 +1,5 @@
+import GatehouseHTTP
+
 /// What the cache does with one exchange once its phase has decided; held by the exchange only
 /// on routes with `cache` (or a mutation to invalidate after), so other routes allocate nothing.
 final class CacheWork {
@@ -38,14 +40,17 @@ final class CacheWork {
     }
 }
 
-/// The response being stored: its lifetime and kept headers from the head, its body as it is
-/// pumped to the client, bounded by `max_entry_size` (past it, capture stops and nothing is stored).
-/// Held in place by its `CacheWork` (a value, not one more object per stored miss).
+/// The response being stored: its lifetime and kept header lines from the head, then its body as
+/// it is pumped to the client, bounded by `max_entry_size` (past it, capture stops and nothing is
+/// stored). The lines and the body share one allocation, with room for the ETag, which the entry
+/// takes over (`CacheEntry`). Held in place by its `CacheWork` (a value, not one more object per
+/// stored miss).
 struct CacheCapture {
     let maxAgeSeconds: Int
-    let headerBlock: [UInt8]
     let limit: Int
-    private(set) var body: [UInt8] = []
+    let headerBlockCount: Int
+    /// The header lines, then the body so far.
+    private(set) var bytes: [UInt8]
     private(set) var overflowed = false
     /// The response head waits for the body, so its `Cache-Status` can say `stored`
     /// (`Exchange+StoredStatus.swift`).
@@ -54,22 +59,37 @@ struct CacheCapture {
     /// twice.
     var bodyAccepted: Bool?
 
-    init(maxAgeSeconds: Int, headerBlock: [UInt8], limit: Int, expectedLength: Int?) {
+    init(maxAgeSeconds: Int, fields: CacheResponseFields, of response: ResponseHead, limit: Int, expectedLength: Int?) {
         self.maxAgeSeconds = maxAgeSeconds
-        self.headerBlock = headerBlock
         self.limit = limit
-        if let expectedLength {
-            if expectedLength > limit { overflowed = true } else { body.reserveCapacity(expectedLength) }
-        }
+        let fitsLimit = expectedLength.map { $0 <= limit } ?? true
+        bytes = fields.headerBlock(of: response, reservingAfter: fitsLimit ? (expectedLength ?? 0) + CacheEntry.etagLength : 0)
+        headerBlockCount = bytes.count
+        overflowed = !fitsLimit
+    }
+
+    var bodyCount: Int { bytes.count - headerBlockCount }
+
+    /// The body as captured so far.
+    func withBody<Result>(_ read: (UnsafeRawBufferPointer) -> Result) -> Result {
+        bytes.withUnsafeBytes { read(UnsafeRawBufferPointer(rebasing: $0[headerBlockCount...])) }
     }
 
     mutating func append(_ data: UnsafeRawBufferPointer) {
         guard !overflowed else { return }
-        if body.count + data.count > limit {
+        if bodyCount + data.count > limit {
             overflowed = true
-            body = []
+            bytes = []
             return
         }
-        body.append(contentsOf: data)
+        bytes.append(contentsOf: data)
+    }
+
+    /// The captured bytes with the body's ETag after them, in place, moved out to their entry.
+    mutating func takeEntryBytes() -> [UInt8] {
+        CacheEntry.appendETag(ofBodyFrom: headerBlockCount, to: &bytes)
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
     }
 }

@@ -34,7 +34,7 @@ extension Exchange: CacheLookupWaiter {
         case .serverOnly:
             cache.count(.miss)
             cacheWork = CacheWork(route: cache, key: lookup.key, operation: lookup.operation, role: .refresher, stale: stale)
-            addStoringCacheStatus(CachePhase.requestLine)
+            cacheStatusLine = CacheStatusLine(forward: .request)
             return .next
         case .preferCache, .bypass:
             return joinFill(cache: cache, lookup: lookup, stale: stale)
@@ -56,7 +56,7 @@ extension Exchange: CacheLookupWaiter {
         case .leader:
             cache.count(.miss)
             cacheWork = CacheWork(route: cache, key: lookup.key, operation: lookup.operation, role: .leader, stale: stale)
-            addStoringCacheStatus(CachePhase.missLine)
+            cacheStatusLine = CacheStatusLine(forward: .miss)
             return .next
         case .follower:
             guard let follower = created else { return .next }
@@ -78,16 +78,8 @@ extension Exchange: CacheLookupWaiter {
         } else {
             // The leader's response was not stored: this request goes upstream itself.
             work.role = .refresher
-            addStoringCacheStatus(CachePhase.missLine)
+            cacheStatusLine = CacheStatusLine(forward: .miss)
             follower.answer.complete(.next)
         }
-    }
-
-    /// The `Cache-Status` line of a request whose response may be stored, with room for the
-    /// `; stored` it gains then (`Exchange+StoredStatus.swift`), so that insert does not reallocate.
-    private func addStoringCacheStatus(_ line: StaticString) {
-        responseHeaderBlock.reserveCapacity(responseHeaderBlock.count + line.utf8CodeUnitCount
-                                            + Self.storedParameter.utf8CodeUnitCount)
-        responseHeaderBlock.append(ascii: line)
     }
 }

@@ -51,7 +51,7 @@ extension Exchange {
 
     /// `If-None-Match: "a", W/"b"` or `*` against a strong ETag (weak comparison, as RFC 9110
     /// asks for `If-None-Match`).
-    static func matches(ifNoneMatch value: ArraySlice<UInt8>?, etag: [UInt8]) -> Bool {
+    static func matches(ifNoneMatch value: ArraySlice<UInt8>?, etag: ArraySlice<UInt8>) -> Bool {
         guard let value else { return false }
         var matched = false
         FieldList.forEachItem(in: value) { item in

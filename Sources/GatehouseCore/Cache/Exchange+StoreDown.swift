@@ -15,7 +15,7 @@ extension Exchange {
         lookup.cache.count(.bypass)
         // Cache only: nothing can be served, as for a miss.
         if lookup.policy == .cacheOnly { return .respond(GatewayError(.cacheMiss, CachePhase.nothingCachedMessage)) }
-        responseHeaderBlock.append(ascii: CachePhase.storeDownLine)
+        cacheStatusLine = CacheStatusLine(forward: .storeDown)
         return .next
     }
 }

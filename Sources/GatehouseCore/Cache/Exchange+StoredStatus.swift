@@ -16,8 +16,6 @@ extension Exchange {
         case unstorable
     }
 
-    static let storedParameter: StaticString = "; stored"
-
     /// After the head was judged: true when it now waits for its body (`stage = .holdingResponse`).
     func holdsResponseHeadForCacheStatus(_ response: ResponseHead) -> Bool {
         guard cacheWork?.capture?.overflowed == false, response.framing != .none,
@@ -56,7 +54,7 @@ extension Exchange {
         }
         guard accepted else { return }
         cacheWork?.capture?.bodyAccepted = true
-        appendToCacheStatus(Self.storedParameter)
+        cacheStatusLine?.stored = true
     }
 
     /// A Content-Length body within the limit whose bytes are all held: whole, known by counting.

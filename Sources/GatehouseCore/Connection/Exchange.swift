@@ -135,10 +135,9 @@ final class Exchange {
     var status = 0
     var upstreamStatus: Int?
     var errorCode: String?
-    /// Extra "Name: value\r\n" lines the phases add to the client's response, whoever writes it
-    /// (the upstream's head or an error envelope): `Cache-Status`. With the `RateLimit` fields,
-    /// written by `appendExtraFields`.
-    var responseHeaderBlock: [UInt8] = []
+    /// The `Cache-Status` line of a cached route's response, whoever writes it (the upstream's
+    /// head or an error envelope). With the `RateLimit` fields, written by `appendExtraFields`.
+    var cacheStatusLine: CacheStatusLine?
     /// Rate limits: the identity for the second stage, the limit closest to exhaustion.
     var rateLimitProgress = RateLimitProgress()
     /// Response cache (Cache/): the lookup in progress, and what the cache does with this

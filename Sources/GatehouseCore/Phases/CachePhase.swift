@@ -4,12 +4,6 @@ import GatehouseHTTP
 /// builds its key, applies the request's fetch policy and answers hits; a miss goes on to the
 /// upstream with its response captured for storage (`Exchange+CacheStorage.swift`).
 enum CachePhase {
-    /// Whole `Cache-Status` lines, appended in one copy: a cached route adds one to every response.
-    static let bypassLine: StaticString = "Cache-Status: gatehouse; fwd=bypass\r\n"
-    static let missLine: StaticString = "Cache-Status: gatehouse; fwd=miss\r\n"
-    static let requestLine: StaticString = "Cache-Status: gatehouse; fwd=request\r\n"
-    /// The store cannot be asked (`Exchange+StoreDown.swift`).
-    static let storeDownLine: StaticString = "Cache-Status: gatehouse; fwd=bypass; detail=store-down\r\n"
     static let nothingCachedMessage = "Nothing is cached for this request."
 
     static func run(_ exchange: Exchange) -> PhaseResult {
@@ -70,7 +64,7 @@ enum CachePhase {
     private static func bypass(_ exchange: Exchange, _ cache: CompiledRouteCache?) -> PhaseResult {
         guard let cache else { return .next }
         cache.count(.bypass)
-        exchange.responseHeaderBlock.append(ascii: bypassLine)
+        exchange.cacheStatusLine = CacheStatusLine(forward: .bypass)
         return .next
     }
 }

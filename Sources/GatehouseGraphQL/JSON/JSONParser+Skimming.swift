@@ -1,7 +1,8 @@
 // Checking a document without building it: the same grammar, depth limit and string rules as
 // `parseDocument`, but no value, String or dictionary is made. The response cache asks this of
 // every response it may store ("a JSON object without top-level errors"), so the walk is one
-// loop over the bytes with the open containers kept as bits, not a recursion through closures.
+// loop over the bytes with the open containers kept as bits, not a recursion through closures;
+// plain-ASCII documents are decided by a tighter loop still (`JSONFastSkim.swift`).
 
 extension JSONParser {
     /// nil when the document is not valid JSON; otherwise whether it is an object and whether
@@ -129,6 +130,9 @@ extension JSONReader {
     /// The same over bytes where they lie (a response body still in the upstream's buffer).
     public static func objectHasTopLevelKey(_ bytes: UnsafeRawBufferPointer, _ key: [UInt8],
                                             maxDepth: Int = 64) -> Bool? {
+        if let result = JSONFastSkim.skim(bytes, topLevelKey: key, maxDepth: maxDepth) {
+            return result.isObject ? result.hasKey : nil
+        }
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth, rejectDuplicateKeys: false)
         guard let result = try? parser.skimDocument(topLevelKey: key), result.isObject else { return nil }
         return result.hasKey

@@ -54,7 +54,7 @@ struct CacheStorabilityTests {
     }
 
     @Test func ifNoneMatchRows() {
-        let etag = Array("\"abc\"".utf8)
+        let etag = Array("\"abc\"".utf8)[...]
         #expect(Exchange.matches(ifNoneMatch: Array("\"abc\"".utf8)[...], etag: etag))
         #expect(Exchange.matches(ifNoneMatch: Array("W/\"abc\"".utf8)[...], etag: etag))
         #expect(Exchange.matches(ifNoneMatch: Array("\"x\", \"abc\"".utf8)[...], etag: etag))

@@ -1,0 +1,99 @@
+import GatehouseHTTP
+
+/// What the cache reads of an upstream response head, in one pass over its fields (a storable
+/// miss asks it of every response): what decides storability (`Set-Cookie`, the first
+/// `Cache-Control`) and which lines a hit repeats.
+struct CacheResponseFields {
+    private(set) var setsCookie = false
+    private(set) var cacheControl: Range<Int>?
+    /// The kept lines' size as "Name: value\r\n".
+    private var keptSize = 0
+    /// Which of the first 64 fields are kept; a later field is asked again when written.
+    private var keptFields: UInt64 = 0
+
+    /// A field's part in the cache's reading.
+    private enum Role {
+        case kept
+        /// A header a hit never repeats from the stored response: the gateway writes its own
+        /// framing, validators, freshness and request id, and hop-by-hop fields are never stored.
+        case unstored
+        case setCookie
+        case cacheControl
+    }
+
+    init(_ response: ResponseHead) {
+        // Options named in `Connection` are rare: the field-by-field check runs only when there are some.
+        let namesOptions = !response.connectionOptions.isEmpty
+        response.bytes.withUnsafeBytes { raw in
+            for (index, field) in response.headers.enumerated() {
+                let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
+                switch Self.role(name) {
+                case .setCookie:
+                    setsCookie = true
+                case .cacheControl:
+                    if cacheControl == nil { cacheControl = field.value }
+                case .kept:
+                    if namesOptions && response.isHopByHop(field) { continue }
+                    keptSize += field.name.count + field.value.count + 4
+                    if index < UInt64.bitWidth { keptFields |= 1 << UInt64(index) }
+                case .unstored:
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Told apart by length first: this is asked of every field of every storable miss.
+    private static func role(_ name: UnsafeRawBufferPointer) -> Role {
+        let named = { (candidate: StaticString) in HeaderNames.asciiCaseInsensitiveEquals(name, candidate) }
+        switch name.count {
+        case 2: if named("te") { return .unstored }
+        case 3: if named("age") { return .unstored }
+        case 4: if named("date") || named("etag") { return .unstored }
+        case 7: if named("expires") || named("trailer") || named("upgrade") { return .unstored }
+        case 10:
+            if named("set-cookie") { return .setCookie }
+            if named("connection") || named("keep-alive") { return .unstored }
+        case 12: if named("x-request-id") { return .unstored }
+        case 13: if named("cache-control") { return .cacheControl }
+        case 14: if named("content-length") { return .unstored }
+        case 16: if named("content-encoding") { return .unstored }
+        case 17: if named("transfer-encoding") { return .unstored }
+        default: break
+        }
+        // `Proxy-Connection` and every other `Proxy-*` name are hop-by-hop.
+        return HeaderNames.asciiCaseInsensitiveHasPrefix(name, "proxy-") ? .unstored : .kept
+    }
+
+    /// The kept lines, "Name: value\r\n" each, written into one allocation of their size and
+    /// `reserved` bytes more (a capture's body and ETag).
+    func headerBlock(of response: ResponseHead, reservingAfter reserved: Int = 0) -> [UInt8] {
+        guard keptSize + reserved > 0 else { return [] }
+        var block = [UInt8].zeroed(count: keptSize, capacity: keptSize + reserved)
+        response.bytes.withUnsafeBytes { raw in
+            let head = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            block.withUnsafeMutableBufferPointer { block in
+                var at = block.baseAddress!
+                for (index, field) in response.headers.enumerated() {
+                    if index < UInt64.bitWidth {
+                        guard keptFields & (1 << UInt64(index)) != 0 else { continue }
+                    } else {
+                        guard Self.role(UnsafeRawBufferPointer(rebasing: raw[field.name])) == .kept,
+                              response.connectionOptions.isEmpty || !response.isHopByHop(field) else { continue }
+                    }
+                    at.update(from: head + field.name.lowerBound, count: field.name.count)
+                    at += field.name.count
+                    at[0] = UInt8(ascii: ":")
+                    at[1] = UInt8(ascii: " ")
+                    at += 2
+                    at.update(from: head + field.value.lowerBound, count: field.value.count)
+                    at += field.value.count
+                    at[0] = 0x0D
+                    at[1] = 0x0A
+                    at += 2
+                }
+            }
+        }
+        return block
+    }
+}

@@ -1,0 +1,59 @@
+import GatehouseHTTP
+import Testing
+@testable import GatehouseCore
+
+/// An entry keeps its header lines, body and ETag in one allocation: made from a capture (the
+/// miss path) or from its parts (a Redis read, a background refresh), it reads back the same.
+struct CacheEntryTests {
+    static let lines = "Content-Type: application/json\r\nX-A: 1\r\n"
+    static let body = #"{"data":{"movies":[{"title":"Heat"}]}}"#
+
+    static func captured(expectedLength: Int?, chunks: [String]) -> CacheCapture {
+        let head = CacheResponseFieldsTests.head(["Content-Type: application/json", "Date: now", "X-A: 1"])
+        var capture = CacheCapture(maxAgeSeconds: 30, fields: CacheResponseFields(head), of: head, limit: 1024,
+                                   expectedLength: expectedLength)
+        for chunk in chunks { Array(chunk.utf8).withUnsafeBytes { capture.append($0) } }
+        return capture
+    }
+
+    static func entry(from capture: inout CacheCapture) -> CacheEntry {
+        let bodyCount = capture.bodyCount
+        return CacheEntry(key: CacheKey.named("e"), routeLabel: "/r", operation: "op", bytes: capture.takeEntryBytes(),
+                          headerBlockCount: capture.headerBlockCount, bodyCount: bodyCount, isPublic: true, storedAt: 0,
+                          maxAgeNanos: 1, revalidateNanos: 0, staleIfErrorNanos: 0)
+    }
+
+    @Test(arguments: [Optional(body.utf8.count), nil])
+    func anEntryFromACaptureReadsBackItsParts(_ expectedLength: Int?) {
+        var capture = Self.captured(expectedLength: expectedLength, chunks: [String(Self.body.prefix(9)), String(Self.body.dropFirst(9))])
+        #expect(capture.withBody { Array($0) } == Array(Self.body.utf8))
+        let entry = Self.entry(from: &capture)
+        #expect(Array(entry.headerBlock) == Array(Self.lines.utf8))
+        #expect(Array(entry.body) == Array(Self.body.utf8))
+        #expect(String(decoding: entry.etag, as: UTF8.self) == "\"" + PersistedQueryHash.sha256Hex(Self.body) + "\"")
+        #expect(entry.byteCount == Self.lines.utf8.count + Self.body.utf8.count + CacheEntry.etagLength + 2 + 2
+                + CacheEntry.overheadBytes)
+
+        let fromParts = CacheEntry(key: CacheKey.named("e"), routeLabel: "/r", operation: "op",
+                                   headerBlock: Array(Self.lines.utf8), body: Array(Self.body.utf8), isPublic: true,
+                                   storedAt: 0, maxAgeNanos: 1, revalidateNanos: 0, staleIfErrorNanos: 0)
+        #expect(fromParts.headerBlock == entry.headerBlock && fromParts.body == entry.body && fromParts.etag == entry.etag)
+    }
+
+    /// The capture reserves room for the body it was told of and the ETag: one allocation, kept.
+    @Test func aKnownLengthIsCapturedInPlace() {
+        var capture = Self.captured(expectedLength: Self.body.utf8.count, chunks: [Self.body])
+        let before = capture.withBody { $0.baseAddress }
+        let entry = Self.entry(from: &capture)
+        #expect(entry.body.withUnsafeBytes { $0.baseAddress } == before)
+    }
+
+    @Test func aBodyPastTheLimitIsDropped() {
+        let head = CacheResponseFieldsTests.head(["X-A: 1"])
+        var capture = CacheCapture(maxAgeSeconds: 30, fields: CacheResponseFields(head), of: head, limit: 4, expectedLength: nil)
+        Array("12345".utf8).withUnsafeBytes { capture.append($0) }
+        #expect(capture.overflowed && capture.bytes.isEmpty)
+        let known = CacheCapture(maxAgeSeconds: 30, fields: CacheResponseFields(head), of: head, limit: 4, expectedLength: 5)
+        #expect(known.overflowed)
+    }
+}
