@@ -76,4 +76,18 @@ enum ASCII {
     static func lowercased(_ byte: UInt8) -> UInt8 {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
+
+    /// Every byte of `word` lowercased at once, exactly as `lowercased(_:)` does each: a byte
+    /// gains 0x20 when its low seven bits are at least "A" (adding 0x3F reaches the high bit),
+    /// not past "Z" (adding 0x25 does not), and its own high bit is clear. No sum carries into
+    /// the next byte.
+    @inline(__always)
+    static func lowercased<Word: FixedWidthInteger & UnsignedInteger>(word: Word) -> Word {
+        let ones = Word.max / 0xFF
+        let heptets = word & (ones &* 0x7F)
+        let fromA = heptets &+ (ones &* 0x3F)
+        let pastZ = heptets &+ (ones &* 0x25)
+        let upper = fromA & ~pastZ & ~word & (ones &* 0x80)
+        return word | (upper >> 2)
+    }
 }

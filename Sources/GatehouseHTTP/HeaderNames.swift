@@ -39,15 +39,39 @@ public enum HeaderNames {
         bytes.withUnsafeBytes { asciiCaseInsensitiveEquals($0, lowercase) }
     }
 
-    /// True when `bytes` starts with `lowercase` ignoring ASCII case (read through the literal's pointer too).
+    /// True when `bytes` starts with `lowercase` ignoring ASCII case (read through the literal's
+    /// pointer too). Eight bytes at a time, the last word overlapping the one before: every
+    /// lookup compares names, and most names are longer than a word.
     @inline(__always)
     public static func asciiCaseInsensitiveHasPrefix(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         let count = lowercase.utf8CodeUnitCount
         guard bytes.count >= count else { return false }
-        let expected = lowercase.utf8Start
+        guard count > 0 else { return true }
+        let actual = bytes.baseAddress!
+        let expected = UnsafeRawPointer(lowercase.utf8Start)
+        // Most names compared differ from the first byte on (a lookup passes every field of the
+        // same length): that is told before any word is read.
+        guard ASCII.lowercased(actual.load(as: UInt8.self)) == expected.load(as: UInt8.self) else { return false }
+        if count >= 8 {
+            var offset = 0
+            while true {
+                let word = ASCII.lowercased(word: actual.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                if word != expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+                if offset == count - 8 { return true }
+                offset = min(offset + 8, count - 8)
+            }
+        }
+        if count >= 4 {
+            let first = ASCII.lowercased(word: actual.loadUnaligned(as: UInt32.self))
+            let last = ASCII.lowercased(word: actual.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return first == expected.loadUnaligned(as: UInt32.self)
+                && last == expected.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
         var index = 0
         while index < count {
-            if ASCII.lowercased(bytes[index]) != expected[index] { return false }
+            if ASCII.lowercased(actual.load(fromByteOffset: index, as: UInt8.self)) != expected.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
             index += 1
         }
         return true

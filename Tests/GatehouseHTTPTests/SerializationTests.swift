@@ -64,6 +64,54 @@ struct HeaderNameTests {
         #expect(HeaderNames.asciiCaseInsensitiveEquals(raw[...], HeaderNames.contentLength) == expected)
     }
 
+    /// Words are lowercased as their bytes are, whatever byte stands next to which (the sums
+    /// must not carry): every byte value at every position, among letters and high bytes.
+    @Test func wordsLowercaseAsTheirBytes() {
+        let neighbours: [UInt8] = [0x00, 0x40, 0x41, 0x5A, 0x5B, 0x60, 0x7A, 0x7F, 0x80, 0xC1, 0xDA, 0xFF]
+        for position in 0..<8 {
+            for byte in UInt8.min...UInt8.max {
+                for neighbour in neighbours {
+                    var bytes = [UInt8](repeating: neighbour, count: 8)
+                    bytes[position] = byte
+                    let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                    let lowered = withUnsafeBytes(of: ASCII.lowercased(word: word)) { Array($0) }
+                    #expect(lowered == bytes.map(ASCII.lowercased), "\(bytes)")
+                }
+            }
+        }
+        let half: [UInt8] = [0x41, 0xC1, 0x5A, 0x7B]
+        let lowered = withUnsafeBytes(of: ASCII.lowercased(word: half.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })) { Array($0) }
+        #expect(lowered == half.map(ASCII.lowercased))
+    }
+
+    /// Names of every length a literal has (word, half word and byte steps, the overlapping
+    /// last word) against a byte-by-byte comparison, with one byte changed at each position.
+    @Test func prefixComparisonAgreesWithBytes() {
+        let literals: [StaticString] = ["", "te", "age", "etag", "allow", "accept", "trailer", "if-match", "x-request",
+                                        "connection", "retry-after", "content-type", "authorization", "cache-control",
+                                        "content-length", "proxy-connection", "transfer-encoding", "x-forwarded-proto"]
+        for literal in literals {
+            let text = literal.withUTF8Buffer { Array($0) }
+            let upper = text.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+            for candidate in [text, upper, upper + [0x41, 0x42]] {
+                #expect(candidate.withUnsafeBytes { HeaderNames.asciiCaseInsensitiveHasPrefix($0, literal) })
+                #expect(candidate.withUnsafeBytes { HeaderNames.asciiCaseInsensitiveEquals($0, literal) }
+                        == (candidate.count == text.count))
+                for position in candidate.indices.prefix(text.count) {
+                    for changed: UInt8 in [candidate[position] ^ 0x01, 0x0D, candidate[position] | 0x80] {
+                        var wrong = candidate
+                        wrong[position] = changed
+                        let expected = zip(wrong, text).allSatisfy { ASCII.lowercased($0) == $1 }
+                        #expect(wrong.withUnsafeBytes { HeaderNames.asciiCaseInsensitiveHasPrefix($0, literal) } == expected,
+                                "\(literal) vs \(wrong)")
+                    }
+                }
+            }
+            #expect(!Array(text.dropLast()).withUnsafeBytes { HeaderNames.asciiCaseInsensitiveHasPrefix($0, literal) }
+                    || text.isEmpty)
+        }
+    }
+
     @Test func byteStringsCompareCaseInsensitively() {
         let lhs = bytes("X-Trace-ID")
         let rhs = bytes("x-trace-id")

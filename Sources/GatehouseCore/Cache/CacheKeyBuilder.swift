@@ -38,12 +38,36 @@ enum CacheKeyBuilder {
 
     static func key(routePart: CacheKeyMaterial, operation: CacheableOperation, varyValues: [[UInt8]],
                     scope: ScopeMaterial) -> CacheKey {
+        key(start: start(routePart: routePart, operation: operation), varyValues: varyValues, scope: scope)
+    }
+
+    /// The route and the operation: what a key holds before the parts of the request itself.
+    static func start(routePart: CacheKeyMaterial, operation: CacheableOperation) -> CacheKeyMaterial {
         var material = routePart
         material.append(text: operation.documentDigest)
         material.append(operation.canonicalVariables)
+        return material
+    }
+
+    static func key(start: CacheKeyMaterial, varyValues: [[UInt8]], scope: ScopeMaterial) -> CacheKey {
+        var material = start
         for value in varyValues { material.append(value) }
         scope.append(to: &material)
         return CacheKey(material)
+    }
+
+    /// What a GET call's translation keeps of its key (`PreparedCallMemo`): the whole key where
+    /// nothing of the request goes into it (a public scope, no `vary`), else its start.
+    enum KnownPart {
+        case whole(CacheKey)
+        case start(CacheKeyMaterial)
+    }
+
+    static func knownPart(routePart: CacheKeyMaterial, scope: RouteCacheConfig.Scope, varyNames: [String],
+                          operation: CacheableOperation) -> KnownPart {
+        let start = start(routePart: routePart, operation: operation)
+        guard scope == .public, varyNames.isEmpty else { return .start(start) }
+        return .whole(key(start: start, varyValues: [], scope: .everyone))
     }
 
     /// The scope material for the request, or nil when it cannot be told (a subject scope

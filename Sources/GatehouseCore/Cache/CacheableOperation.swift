@@ -90,3 +90,17 @@ struct CacheableOperation: Equatable {
                                   documentDigest: PersistedQueryHash.sha256Hex(target), canonicalVariables: [])
     }
 }
+
+/// A GET call's operation as the operation policy identified it, kept with its translation
+/// (`PreparedCallMemo`): with what its key needs of the route and the operation, so the cache
+/// phase digests only the request's own parts (vary headers, scope). An object, so a memo
+/// lookup copies one reference, not the digest state.
+final class IdentifiedOperation: Sendable {
+    let operation: CacheableOperation
+    let keyPart: CacheKeyBuilder.KnownPart?
+
+    init(operation: CacheableOperation, keyPart: CacheKeyBuilder.KnownPart?) {
+        self.operation = operation
+        self.keyPart = keyPart
+    }
+}

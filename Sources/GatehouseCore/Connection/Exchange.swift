@@ -110,7 +110,7 @@ final class Exchange {
     var rewrite: UpstreamRewrite?
     /// The operation as the cache identifies it, when the policy phase already knew it (a GET
     /// call translated before: `PreparedCallMemo`).
-    var identifiedOperation: CacheableOperation?
+    var identifiedOperation: IdentifiedOperation?
     var deadlines = ExchangeDeadlines()
     var bodyRate: BodyRateMeter?
 

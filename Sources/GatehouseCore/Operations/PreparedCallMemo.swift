@@ -13,7 +13,7 @@ final class PreparedCallMemo {
     struct Call {
         let rewrite: UpstreamRewrite
         /// What the cache needs of the operation; nil on routes without a cache or invalidation.
-        let operation: CacheableOperation?
+        let operation: IdentifiedOperation?
     }
 
     private struct Entry {

@@ -15,7 +15,9 @@ enum CachePhase {
            !exchange.requestSide.isComplete {
             guard exchange.takeBodyFromInputIfComplete() else { return .wait(.requestBody) }
         }
-        let operation = identify(exchange)
+        // Taken, not copied: nothing after this phase asks for it.
+        let identified = exchange.identifiedOperation.take()
+        let operation = identified?.operation ?? identify(exchange)
         guard let operation, operation.isQuery, let cache = route.cache else {
             if let operation, operation.isMutation, let dropped = route.invalidations[operation.name] {
                 exchange.cacheWork = CacheWork(route: nil, key: .placeholder, operation: operation.name,
@@ -29,9 +31,13 @@ enum CachePhase {
                                                 head: exchange.head) else {
             return bypass(exchange, cache)
         }
-        let key = CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
-                                      varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head),
-                                      scope: scope)
+        let key = switch identified?.keyPart {
+        case .whole(let key): key  // a public scope without `vary`: nothing of this request goes in
+        case .start(let start): CacheKeyBuilder.key(start: start, varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head),
+                                                    scope: scope)
+        case nil: CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
+                                      varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head), scope: scope)
+        }
         exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
         switch cache.store.get(key, now: exchange.loop.now, waiter: exchange) {
         case .answered(let entry):
@@ -46,8 +52,8 @@ enum CachePhase {
         }
     }
 
+    /// The operation from the request (or the policy's rewrite of it).
     private static func identify(_ exchange: Exchange) -> CacheableOperation? {
-        if let known = exchange.identifiedOperation { return known }
         let head = exchange.head
         let method: OperationPolicy.RequestMethod = switch head.methodKind {
         case .get: .get

@@ -50,10 +50,15 @@ enum OperationPolicyPhase {
     private static func remember(_ rewrite: UpstreamRewrite, in memo: PreparedCallMemo, _ exchange: Exchange,
                                  _ route: CompiledRoute) {
         let head = exchange.head
-        var operation: CacheableOperation?
-        if route.cache != nil || !route.invalidations.isEmpty {
-            operation = CacheableOperation.identify(rewrite: rewrite, method: .get, query: head.query.map { head.bytes[$0] },
-                                                    body: nil, registry: exchange.snapshot.registry)
+        var operation: IdentifiedOperation?
+        if route.cache != nil || !route.invalidations.isEmpty,
+           let identified = CacheableOperation.identify(rewrite: rewrite, method: .get, query: head.query.map { head.bytes[$0] },
+                                                        body: nil, registry: exchange.snapshot.registry) {
+            operation = IdentifiedOperation(operation: identified,
+                                            keyPart: route.cache.map {
+                                                CacheKeyBuilder.knownPart(routePart: $0.keyRoutePart, scope: $0.scope,
+                                                                          varyNames: $0.varyNames, operation: identified)
+                                            })
             exchange.identifiedOperation = operation
         }
         head.bytes.withUnsafeBytes {

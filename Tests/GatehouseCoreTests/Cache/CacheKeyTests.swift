@@ -1,3 +1,4 @@
+import GatehouseConfig
 import GatehouseGraphQL
 import Testing
 @testable import GatehouseCore
@@ -83,6 +84,31 @@ struct CacheKeyTests {
                                       operation.canonicalVariables, Array("accept-language:de".utf8),
                                       Array("subject\u{0}users\u{0}42".utf8)])
         #expect(built == listed)
+    }
+
+    /// What a GET call's translation keeps of its key makes the key the request would make.
+    @Test func aKnownPartMakesTheSameKey() {
+        let operation = Self.operation(#"{"a":1}"#)
+        let routePart = CacheKeyBuilder.routePart(route: "/ops/*", upstream: "app")
+        guard case .whole(let whole) = CacheKeyBuilder.knownPart(routePart: routePart, scope: .public, varyNames: [],
+                                                                 operation: operation) else {
+            Issue.record("a public scope without vary keeps the whole key")
+            return
+        }
+        #expect(whole == CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: operation, varyValues: [],
+                                             scope: .everyone))
+        let subject = CacheKeyBuilder.ScopeMaterial.subject(provider: "users", subject: "42")
+        let vary = [Array("accept-language:de".utf8)]
+        for (scope, names) in [(RouteCacheConfig.Scope.subject, [String]()), (.public, ["accept-language"])] {
+            guard case .start(let start) = CacheKeyBuilder.knownPart(routePart: routePart, scope: scope, varyNames: names,
+                                                                     operation: operation) else {
+                Issue.record("a subject scope or vary keeps only the start")
+                continue
+            }
+            #expect(CacheKeyBuilder.key(start: start, varyValues: vary, scope: subject)
+                    == CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: operation, varyValues: vary,
+                                           scope: subject))
+        }
     }
 
     @Test func subjectsOfTwoProvidersDiffer() {
