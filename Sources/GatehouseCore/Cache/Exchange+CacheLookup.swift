@@ -11,8 +11,7 @@ extension Exchange: CacheLookupWaiter {
     }
 
     func decideCache(with entry: CacheEntry?) -> PhaseResult {
-        guard let lookup = cacheLookup else { return .next }
-        cacheLookup = nil
+        guard let lookup = cacheLookup.take() else { return .next }
         let cache = lookup.cache
         let now = loop.now
         if let entry, lookup.policy != .serverOnly {

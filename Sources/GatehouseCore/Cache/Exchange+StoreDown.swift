@@ -10,8 +10,7 @@ extension Exchange {
     }
 
     func bypassUnavailableStore() -> PhaseResult {
-        guard let lookup = cacheLookup else { return .next }
-        cacheLookup = nil
+        guard let lookup = cacheLookup.take() else { return .next }
         lookup.cache.count(.bypass)
         // Cache only: nothing can be served, as for a miss.
         if lookup.policy == .cacheOnly { return .respond(GatewayError(.cacheMiss, CachePhase.nothingCachedMessage)) }
