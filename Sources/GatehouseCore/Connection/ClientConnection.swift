@@ -243,6 +243,28 @@ final class ClientConnection: IOHandler, TimerTarget {
     /// Writes as much of `output` as the socket takes; tells the exchange, or the machine, once
     /// everything is out.
     func flushOutput() {
+        guard case .drained = writeOutput() else { return }
+        if let exchange {
+            exchange.clientDrained()
+        } else if let tunnel {
+            tunnel.clientDrained()
+        } else {
+            perform(machine.handle(.outputDrained(now: loop.now)))
+        }
+    }
+
+    enum OutputWrite {
+        case drained
+        /// The socket took less: the rest waits for it to be writable.
+        case pending
+        /// The connection failed (the machine was told).
+        case failed
+    }
+
+    /// Writes what the output holds, as far as the socket takes it, without saying it drained
+    /// (`flushOutput` does): the response cache sends a response before it stores it.
+    @discardableResult
+    func writeOutput() -> OutputWrite {
         while !output.isEmpty {
             let pending = output.readable
             switch stream.write(from: pending.baseAddress!, count: pending.count) {
@@ -251,19 +273,13 @@ final class ClientConnection: IOHandler, TimerTarget {
                 exchange?.bytesOut += n
             case .wouldBlock:
                 updateInterest()
-                return
+                return .pending
             case .failed:
                 perform(machine.handle(.ioFailed))
-                return
+                return .failed
             }
         }
-        if let exchange {
-            exchange.clientDrained()
-        } else if let tunnel {
-            tunnel.clientDrained()
-        } else {
-            perform(machine.handle(.outputDrained(now: loop.now)))
-        }
+        return .drained
     }
 
     /// Epoll interest follows the machine: read while it (or the exchange) wants input, write

@@ -296,10 +296,15 @@ extension Exchange {
         }
         if responseComplete {
             stage = .responded
-            if cacheWork != nil { cacheResponseComplete() }  // response cache: store the whole response
             finishCompression()
             timing.upstreamFinished = MonotonicClock.nanoseconds
             releaseUpstream(upstream)
+            if cacheWork != nil {
+                // Response cache: the client has its response before the entry is made and stored
+                // (ETag, store), so that work is not on its wait; the exchange ends once it is done.
+                if case .failed = client.writeOutput() { return }
+                cacheResponseComplete()
+            }
         } else {
             upstream.updateInterest(wantRead: client.output.readableCount < Self.highWater)
         }
