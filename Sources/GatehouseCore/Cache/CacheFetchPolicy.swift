@@ -16,6 +16,8 @@ enum CacheFetchPolicy: Equatable {
     /// directive wins: `no-store`, then `only-if-cached`, then `no-cache`/`max-age=0`.
     static func from(_ value: ArraySlice<UInt8>?) -> CacheFetchPolicy {
         guard let value else { return .preferCache }
+        // The one directive a refresh sends, told without splitting the list.
+        if value.withUnsafeBytes({ HeaderNames.asciiCaseInsensitiveEquals($0, "no-cache") }) { return .serverOnly }
         var policy = CacheFetchPolicy.preferCache
         FieldList.forEachItem(in: value) { directive in
             let named = { (name: StaticString) in HeaderNames.asciiCaseInsensitiveEquals(directive, name) }

@@ -25,18 +25,21 @@ enum CachePhase {
             }
             return bypass(exchange, route.cache)
         }
-        let policy = CacheFetchPolicy.from(exchange.head.headerValue(named: "cache-control").map { exchange.head.bytes[$0] })
+        let head = exchange.head
+        let policy = CacheFetchPolicy.from(head.headerValue(named: "cache-control").map { head.bytes[$0] })
+        // A public scope is everyone's: the caller's identity is not even read.
         guard policy != .bypass,
-              let scope = CacheKeyBuilder.scope(cache.scope, identity: exchange.rateLimitProgress.identity,
-                                                head: exchange.head) else {
+              let scope = cache.scope == .public
+                ? .everyone : CacheKeyBuilder.scope(cache.scope, identity: exchange.rateLimitProgress.identity, head: head)
+        else {
             return bypass(exchange, cache)
         }
         let key = switch identified?.keyPart {
         case .whole(let key): key  // a public scope without `vary`: nothing of this request goes in
-        case .start(let start): CacheKeyBuilder.key(start: start, varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head),
+        case .start(let start): CacheKeyBuilder.key(start: start, varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head),
                                                     scope: scope)
         case nil: CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
-                                      varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head), scope: scope)
+                                      varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head), scope: scope)
         }
         exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
         switch cache.store.get(key, now: exchange.loop.now, waiter: exchange) {

@@ -8,6 +8,8 @@ struct CacheFetchPolicyTests {
         ("", .preferCache),
         ("max-age=60", .preferCache),
         ("no-cache", .serverOnly),
+        ("No-Cache", .serverOnly),
+        ("no-cachex", .preferCache),
         ("max-age=0", .serverOnly),
         ("Max-Age=0", .serverOnly),
         ("only-if-cached", .cacheOnly),
