@@ -68,7 +68,8 @@ struct CacheCapture {
         overflowed = !fitsLimit
     }
 
-    var bodyCount: Int { bytes.count - headerBlockCount }
+    /// Nothing once overflowed: the bytes were let go.
+    var bodyCount: Int { overflowed ? 0 : bytes.count - headerBlockCount }
 
     /// The body as captured so far.
     func withBody<Result>(_ read: (UnsafeRawBufferPointer) -> Result) -> Result {

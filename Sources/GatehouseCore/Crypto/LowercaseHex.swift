@@ -12,17 +12,12 @@ enum LowercaseHex {
         }
     }
 
-    /// The digits of `bytes` with `quote` before and after when given (an ETag).
-    static func bytes(_ bytes: UnsafeRawBufferPointer, quotedBy quote: UInt8? = nil) -> [UInt8] {
-        let quotes = quote == nil ? 0 : 2
-        var digits = [UInt8].zeroed(count: bytes.count * 2 + quotes)
+    /// The digits of `bytes`.
+    static func bytes(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var digits = [UInt8].zeroed(count: bytes.count * 2)
         digits.withUnsafeMutableBufferPointer { output in
             guard let start = output.baseAddress else { return }
-            if let quote {
-                start[0] = quote
-                start[output.count - 1] = quote
-            }
-            write(bytes, to: start + quotes / 2)
+            write(bytes, to: start)
         }
         return digits
     }
