@@ -47,22 +47,17 @@ struct CacheResponseFields {
     private static func role(_ name: UnsafeRawBufferPointer) -> Role {
         let named = { (candidate: StaticString) in HeaderNames.asciiCaseInsensitiveEquals(name, candidate) }
         switch name.count {
-        case 2: if named("te") { return .unstored }
         case 3: if named("age") { return .unstored }
         case 4: if named("date") || named("etag") { return .unstored }
-        case 7: if named("expires") || named("trailer") || named("upgrade") { return .unstored }
-        case 10:
-            if named("set-cookie") { return .setCookie }
-            if named("connection") || named("keep-alive") { return .unstored }
+        case 7: if named("expires") { return .unstored }
+        case 10: if named("set-cookie") { return .setCookie }
         case 12: if named("x-request-id") { return .unstored }
         case 13: if named("cache-control") { return .cacheControl }
         case 14: if named("content-length") { return .unstored }
         case 16: if named("content-encoding") { return .unstored }
-        case 17: if named("transfer-encoding") { return .unstored }
         default: break
         }
-        // `Proxy-Connection` and every other `Proxy-*` name are hop-by-hop.
-        return HeaderNames.asciiCaseInsensitiveHasPrefix(name, "proxy-") ? .unstored : .kept
+        return HopByHop.isHopByHop(name) ? .unstored : .kept
     }
 
     /// The kept lines, "Name: value\r\n" each, written into one allocation of their size and
