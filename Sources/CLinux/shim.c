@@ -13,6 +13,7 @@
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -91,6 +92,12 @@ int gh_reuseport(int fd) {
     if (gh_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1) != 0) return -1;
     return gh_set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1);
 }
+long gh_read_nocancel(int fd, void *buf, size_t len) { return syscall(SYS_read, fd, buf, len); }
+
+long gh_send_nocancel(int fd, const void *buf, size_t len) {
+    return syscall(SYS_sendto, fd, buf, len, MSG_NOSIGNAL, NULL, 0);
+}
+
 int gh_socket_error(int fd) {
     int err = 0;
     socklen_t len = sizeof err;

@@ -102,8 +102,13 @@ public struct ByteBuffer: ~Copyable {
     }
 
     public mutating func append(string: String) {
-        var copy = string
-        copy.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        // A native string's bytes are read in place (`withUTF8` would need a mutable copy, and
+        // with it a retain and a release on every call).
+        let appended: Void? = string.utf8.withContiguousStorageIfAvailable { append(UnsafeRawBufferPointer($0)) }
+        if appended == nil {
+            var copy = string
+            copy.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// Appends a non-negative integer in decimal.

@@ -26,12 +26,12 @@ public enum Syscalls {
 
     @inline(__always)
     public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> IOResult {
-        retryingInterrupts { Glibc.read(fd, buffer, count) }
+        retryingInterrupts { gh_read_nocancel(fd, buffer, count) }
     }
 
     @inline(__always)
     public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> IOResult {
-        retryingInterrupts { Glibc.send(fd, buffer, count, Int32(MSG_NOSIGNAL)) }
+        retryingInterrupts { gh_send_nocancel(fd, buffer, count) }
     }
 
     /// write(2), for descriptors that are not sockets (files, standard error).

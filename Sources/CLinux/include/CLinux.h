@@ -39,6 +39,11 @@ int gh_set_int_option(int fd, int level, int name, int value);
 int gh_tcp_nodelay(int fd);
 int gh_reuseport(int fd);
 int gh_socket_error(int fd);
+/// read(2) and send(2) with MSG_NOSIGNAL, made directly: glibc's own wrappers are cancellation
+/// points, and in a process with threads each call pays a cancel-enable and -disable around the
+/// syscall. The gateway never cancels a thread. -1 with errno set on failure.
+long gh_read_nocancel(int fd, void *buf, size_t len);
+long gh_send_nocancel(int fd, const void *buf, size_t len);
 /// Formats an address (v4 or v6) into `out`; returns the length, or -1.
 int gh_format_address(const struct sockaddr_storage *addr, char *out, int cap, int *port);
 /// Parses a numeric host (v4 or v6) and port into a sockaddr; returns its length, or -1.

@@ -132,7 +132,7 @@ final class ClientConnection: IOHandler, TimerTarget {
         case .idle, .readingHead:
             guard readIntoInput() else { return }
             if !input.isEmpty {
-                if machine.state == .idle { headStartedAt = MonotonicClock.nanoseconds }
+                if machine.state == .idle { headStartedAt = loop.now }
                 perform(machine.handle(.bytesArrived(now: loop.now)))
             }
         case .exchanging:
@@ -210,9 +210,10 @@ final class ClientConnection: IOHandler, TimerTarget {
             scanned = 0
             worker.buffers.fill(&output)
             perform(machine.handle(.headParsed))
-            let exchange = Exchange(connection: self, head: head, snapshot: snapshot,
-                                    requestID: worker.requestID(for: head), headBytes: consumed,
-                                    startedAt: headStartedAt)
+            // The head's last use is the exchange's init, which takes it over.
+            let requestID = worker.requestID(for: head)
+            let exchange = Exchange(connection: self, head: head, snapshot: snapshot, requestID: requestID,
+                                    headBytes: consumed, startedAt: headStartedAt)
             self.exchange = exchange
             exchange.run()
         }
@@ -228,13 +229,15 @@ final class ClientConnection: IOHandler, TimerTarget {
         let requestID = worker.makeRequestID()
         ErrorEnvelope.render(error, requestID: requestID, keepAlive: false, headRequest: headRequest, into: &output)
         let mapping = ErrorEnvelope.mapping(for: error.kind)
-        let now = MonotonicClock.nanoseconds
-        worker.record(RequestRecord(
-            requestID: requestID, method: UnsafeRawBufferPointer(start: nil, count: 0),
-            path: UnsafeRawBufferPointer(start: nil, count: 0), route: nil, status: mapping.status,
-            upstreamStatus: nil, durationNanos: headStartedAt != 0 ? now - headStartedAt : 0, upstreamNanos: nil,
-            bytesIn: 0, bytesOut: output.readableCount, client: client.text, errorCode: mapping.code.description,
-            subject: nil))
+        let durationNanos = headStartedAt != 0 ? loop.now - headStartedAt : 0
+        worker.record(route: nil, status: mapping.status, durationNanos: durationNanos) {
+            RequestRecord(
+                requestID: requestID, method: UnsafeRawBufferPointer(start: nil, count: 0),
+                path: UnsafeRawBufferPointer(start: nil, count: 0), route: nil, status: mapping.status,
+                upstreamStatus: nil, durationNanos: durationNanos, upstreamNanos: nil,
+                bytesIn: 0, bytesOut: output.readableCount, client: client.text, errorCode: mapping.code.description,
+                subject: nil)
+        }
         flushOutput()
     }
 
@@ -318,7 +321,7 @@ final class ClientConnection: IOHandler, TimerTarget {
     /// After a response is fully written: the next request, linger, or close.
     func exchangeFinished(keepAlive: Bool) {
         exchange = nil
-        headStartedAt = input.isEmpty ? 0 : MonotonicClock.nanoseconds
+        headStartedAt = input.isEmpty ? 0 : loop.now
         perform(machine.handle(.exchangeFinished(keepAlive: keepAlive, inputPending: !input.isEmpty,
                                                   draining: worker.isDraining, now: loop.now)))
     }

@@ -115,18 +115,21 @@ extension Exchange {
     /// Metrics and the access-log line.
     func record() {
         if cacheWork != nil { cacheExchangeEnded() }  // response cache: release a fill
-        let now = MonotonicClock.nanoseconds
+        let now = loop.now
         var upstreamNanos: UInt64?
         if timing.upstreamStarted != 0 {
             upstreamNanos = (timing.upstreamFinished != 0 ? timing.upstreamFinished : now) - timing.upstreamStarted
         }
-        head.bytes.withUnsafeBytes { raw in
-            worker.record(RequestRecord(
-                requestID: requestID, method: UnsafeRawBufferPointer(rebasing: raw[head.method]),
-                path: UnsafeRawBufferPointer(rebasing: raw[head.path]), route: route, status: status,
-                upstreamStatus: upstreamStatus, durationNanos: now &- timing.started, upstreamNanos: upstreamNanos,
-                bytesIn: bytesIn, bytesOut: bytesOut, client: connection.client.text, errorCode: errorCode,
-                subject: subject, traceContext: traceContext))
+        let durationNanos = now &- timing.started
+        worker.record(route: route, status: status, durationNanos: durationNanos) {
+            head.bytes.withUnsafeBytes { raw in
+                RequestRecord(
+                    requestID: requestID, method: UnsafeRawBufferPointer(rebasing: raw[head.method]),
+                    path: UnsafeRawBufferPointer(rebasing: raw[head.path]), route: route, status: status,
+                    upstreamStatus: upstreamStatus, durationNanos: durationNanos, upstreamNanos: upstreamNanos,
+                    bytesIn: bytesIn, bytesOut: bytesOut, client: connection.client.text, errorCode: errorCode,
+                    subject: subject, traceContext: traceContext)
+            }
         }
     }
 }

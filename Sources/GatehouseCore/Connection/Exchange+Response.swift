@@ -4,7 +4,7 @@ import GatehouseIO
 /// Reading the upstream response, mapping failures into envelopes and streaming the body back.
 extension Exchange {
     func processUpstreamInput(_ upstream: UpstreamConnection) {
-        while responseHead == nil {
+        while !hasResponseHead {
             if case .done = stage { return }
             let parser = ResponseHeadParser()
             switch parser.parse(upstream.input.readable, requestMethod: head.methodKind, scanned: &responseScanned) {
@@ -39,23 +39,22 @@ extension Exchange {
     }
 
     /// Either maps the response to an envelope (returns false) or starts it towards the client.
-    private func handleResponseHead(_ response: ResponseHead, _ upstream: UpstreamConnection) -> Bool {
+    private func handleResponseHead(_ response: consuming ResponseHead, _ upstream: UpstreamConnection) -> Bool {
         if retryElsewhere(.status(response.status), connection: upstream) { return false }
         upstreamStatus = response.status
         recordUpstreamResponse(status: response.status)
         // Response cache: a 5xx within stale_if_error is answered from the stale entry.
         if response.status >= 500, cacheWork != nil, serveStaleInsteadOfError(status: response.status) {
-            timing.upstreamFinished = MonotonicClock.nanoseconds
+            timing.upstreamFinished = loop.now
             dropUpstream()
             return false
         }
         if let error = UpstreamErrorMapping.error(for: response) {
-            timing.upstreamFinished = MonotonicClock.nanoseconds
+            timing.upstreamFinished = loop.now
             dropUpstream()  // its body is not wanted; the connection cannot be reused
             respond(error)
             return false
         }
-        responseHead = response
         status = response.status
         if cacheWork != nil { cacheResponseHead(response) }  // response cache: may this be stored?
         switch response.framing {
@@ -74,21 +73,21 @@ extension Exchange {
         if wantsRequestBody { keepAlive = false }  // answered before the whole body arrived
         if case .chunked = response.framing, Self.hasMalformedChunks(upstream.input.readable) {
             // Caught before the head goes out, the client still gets a clean 502.
-            fail(GatewayError(.upstreamError(upstreamStatus: response.status), "The upstream sent a malformed body."),
+            responseHead = consume response
+            fail(GatewayError(.upstreamError(upstreamStatus: status), "The upstream sent a malformed body."),
                  outcome: .bad_response)
             return false
         }
         if route?.mapGraphQLErrors == true && response.status / 100 == 2 && response.framing != .none
             && UpstreamErrorMapping.hasJSONBody(response) {
             stage = .holdingResponse
-            return true
+        } else if cacheWork?.capture != nil, holdsResponseHeadForCacheStatus(response) {
+            stage = .holdingResponse  // response cache: `stored` once the body is in
+        } else {
+            writeResponseHead(response)
         }
-        // Response cache: `stored` once the body is in.
-        if cacheWork?.capture != nil, holdsResponseHeadForCacheStatus(response) {
-            stage = .holdingResponse
-            return true
-        }
-        writeResponseHead(response)
+        // Kept (moved, not copied) for a held head's release and the connection's reuse.
+        responseHead = consume response
         return true
     }
 
@@ -168,7 +167,7 @@ extension Exchange {
             return false  // wait for the rest
         }
         if let refusal = body.withUnsafeBytes({ GraphQLErrorClassifier.classify($0) }) {
-            timing.upstreamFinished = MonotonicClock.nanoseconds
+            timing.upstreamFinished = loop.now
             dropUpstream()
             switch refusal {
             case .unauthenticated:
@@ -297,7 +296,7 @@ extension Exchange {
         if responseComplete {
             stage = .responded
             finishCompression()
-            timing.upstreamFinished = MonotonicClock.nanoseconds
+            timing.upstreamFinished = loop.now
             releaseUpstream(upstream)
             if cacheWork != nil {
                 // Response cache: the client has its response before the entry is made and stored

@@ -7,7 +7,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
     /// from here and covers connect, send, wait and the whole response.
     func forward() {
         guard let route else { return }
-        timing.upstreamStarted = MonotonicClock.nanoseconds
+        timing.upstreamStarted = loop.now
         deadlines.route = loop.now + route.timeoutNanos
         guard takeEndpoint(of: worker.endpointGroup(for: route.upstreamIndex)) != nil else { return }
         stage = .connecting
@@ -134,7 +134,7 @@ extension Exchange: UpstreamWaiter, UpstreamConnectionOwner {
         // A pooled connection found dead before any byte was written is retried once, on a
         // new connection; nothing else is retried.
         if case .reset = failure, connection.isReused, connection.bytesWrittenForRequest == 0, retries == 0,
-           responseHead == nil {
+           !hasResponseHead {
             retries += 1
             retryPayload = Array(connection.output.readable)
             stage = .connecting

@@ -48,7 +48,7 @@ extension Exchange {
         }
         pool?.metrics.record(.success)
         status = 101
-        timing.upstreamFinished = MonotonicClock.nanoseconds
+        timing.upstreamFinished = loop.now
         writeSwitchingProtocols(accept: WebSocketAccept.value(forKey: webSocket.key), subprotocol: chosen)
         self.upstream = nil
         stage = .done

@@ -127,6 +127,11 @@ final class Exchange {
     // Response.
     var responseScanned = 0
     var responseHead: ResponseHead?
+    /// Whether the upstream's final head is in, told without copying it (and its arrays) out.
+    var hasResponseHead: Bool {
+        if case .none = responseHead { return false }
+        return true
+    }
     var responseBody: ResponseBody = .none
     /// Set when the gateway gzips this response.
     var gzip: ResponseGzip?
@@ -152,14 +157,14 @@ final class Exchange {
     init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
          headBytes: Int, startedAt: UInt64) {
         self.connection = connection
-        self.head = head
         self.snapshot = snapshot
         self.requestID = requestID
         traceContext = connection.worker.traceContext(for: head)
-        timing = RequestTiming(started: startedAt != 0 ? startedAt : MonotonicClock.nanoseconds)
+        timing = RequestTiming(started: startedAt != 0 ? startedAt : connection.loop.now)
         keepAlive = head.keepAlive
         bytesIn = headBytes
         expectation = head.expectContinue ? .wanted : .notAsked
+        self.head = head  // last: the head moves in, not copied
     }
 
     var worker: Worker { connection.worker }

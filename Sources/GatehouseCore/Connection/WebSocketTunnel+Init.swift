@@ -98,7 +98,7 @@ extension WebSocketTunnel: UpstreamWaiter {
             return perform(progress.gate.handle(.upstreamFailed), progress)
         }
         progress.pool = pool
-        progress.exchange.timing.upstreamStarted = MonotonicClock.nanoseconds
+        progress.exchange.timing.upstreamStarted = connection.loop.now
         armInitDeadline(progress)
         // A fresh connection: it turns into a WebSocket and never returns to the pool.
         switch pool.acquireFresh(for: self) {
@@ -170,7 +170,7 @@ extension WebSocketTunnel: UpstreamWaiter {
     private func initPassed(_ progress: TunnelInitProgress) {
         let exchange = progress.exchange
         progress.pool?.metrics.record(.success)
-        exchange.timing.upstreamFinished = MonotonicClock.nanoseconds
+        exchange.timing.upstreamFinished = connection.loop.now
         exchange.record()
         if let upgrade = exchange.webSocket {
             deadlines.credentials = Self.expiry(of: upgrade, now: connection.loop.now, unixNow: worker.unixSeconds)

@@ -3,7 +3,9 @@
 enum AuthenticationPhase {
     /// `mayWait` is false when the request already waited for a key refetch.
     static func run(_ exchange: Exchange, mayWait: Bool = true) -> PhaseResult {
-        guard let route = exchange.route else { return .next }
+        // `auth: none` passes with nothing to set: the exchange starts anonymous, with no
+        // subject, claim headers or token parameter (and needs no clock reading).
+        guard let route = exchange.route, !route.auth.providers.isEmpty else { return .next }
         let worker = exchange.worker
         let queryToken = exchange.webSocket.flatMap { $0.queryToken?.value }
         switch route.auth.authenticate(exchange.head, now: worker.unixSeconds, mayWait: mayWait,
