@@ -92,6 +92,7 @@ int gh_reuseport(int fd) {
     if (gh_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1) != 0) return -1;
     return gh_set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1);
 }
+
 long gh_read_nocancel(int fd, void *buf, size_t len) { return syscall(SYS_read, fd, buf, len); }
 
 long gh_send_nocancel(int fd, const void *buf, size_t len) {

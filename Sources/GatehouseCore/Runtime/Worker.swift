@@ -111,9 +111,9 @@ public final class Worker: @unchecked Sendable {
         return cache
     }
 
-    /// The one place a finished request is counted and logged, whoever answered it.
-    /// Counts a finished request in its route's metrics and, when the access log is on, logs the
-    /// record `line` makes (not made otherwise: its strings would cost retains on every request).
+    /// The one place a finished request is counted and logged, whoever answered it: its route's
+    /// metrics always, and the record `line` makes only when the access log is on (its strings
+    /// would otherwise cost retains on every request).
     func record(route: CompiledRoute?, status: Int, durationNanos: UInt64, line: () -> RequestRecord) {
         routeMetrics(for: route).record(status: status, micros: Int(durationNanos / 1000))
         if accessLog.isEnabled { accessLog.write(line()) }
