@@ -64,6 +64,18 @@ final class CacheEntry: Sendable {
     /// A strong validator: the body's digest in hex, quoted, as the `ETag` field writes it.
     var etag: ArraySlice<UInt8> { bytes[(headerBlockCount + bodyCount)...] }
 
+    /// The header lines, the body and the ETag in place, for writing a hit with one access to
+    /// the bytes rather than a slice (and a retain) per part.
+    func withParts<Result>(_ use: (_ headerBlock: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer,
+                                   _ etag: UnsafeRawBufferPointer) -> Result) -> Result {
+        bytes.withUnsafeBytes { all in
+            let bodyEnd = headerBlockCount + bodyCount
+            return use(UnsafeRawBufferPointer(rebasing: all[..<headerBlockCount]),
+                       UnsafeRawBufferPointer(rebasing: all[headerBlockCount..<bodyEnd]),
+                       UnsafeRawBufferPointer(rebasing: all[bodyEnd...]))
+        }
+    }
+
     /// The ETag of the bytes from `bodyStart` on, appended after them.
     static func appendETag(ofBodyFrom bodyStart: Int, to bytes: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256Digest.length) { digest in

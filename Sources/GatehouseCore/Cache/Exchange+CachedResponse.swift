@@ -13,40 +13,50 @@ extension Exchange {
             bytesIn += length
             body = .none
         }
-        let notModified = Self.matches(ifNoneMatch: head.headerValue(named: "if-none-match").map { head.bytes[$0] },
-                                       etag: entry.etag)
+        // Most hits carry no If-None-Match: the ETag is only compared when one is sent.
+        let notModified = head.headerValue(named: "if-none-match").map {
+            Self.matches(ifNoneMatch: head.bytes[$0], etag: entry.etag)
+        } ?? false
         status = notModified ? 304 : 200
         stage = .responded
-        let freshSeconds = max(0, entry.ttlSeconds(at: now))
-        connection.output.append(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
-        connection.output.append(entry.headerBlock)
-        if !notModified {
-            connection.output.append("Content-Length: ")
-            connection.output.append(decimal: entry.body.count)
-            connection.output.append("\r\n")
-        }
-        connection.output.append("Cache-Status: ")
-        reply.writeCacheStatus(into: &connection.output, now: now)
-        connection.output.append("\r\nAge: ")
-        connection.output.append(decimal: entry.ageSeconds(at: now))
-        connection.output.append(entry.isPublic ? "\r\nCache-Control: public, max-age=" : "\r\nCache-Control: private, max-age=")
-        connection.output.append(decimal: freshSeconds)
-        connection.output.append("\r\nETag: ")
-        connection.output.append(entry.etag)
-        connection.output.append("\r\n")
-        appendExtraFields(to: &connection.output)
-        connection.output.append("X-Request-Id: ")
-        connection.output.append(string: requestID)
-        let keepOpen = keepAlive && !worker.isDraining
-        if !keepOpen {
-            connection.output.append("\r\nConnection: close\r\n\r\n")
-        } else if head.version == .http10 {
-            connection.output.append("\r\nConnection: keep-alive\r\n\r\n")
-        } else {
-            connection.output.append("\r\n\r\n")
-        }
-        if !notModified && head.methodKind != .head { connection.output.append(entry.body) }
+        writeCachedResponse(reply, notModified: notModified, now: now, into: &connection.output)
         connection.flushOutput()
+    }
+
+    /// The whole response in one access to the output: each `connection.output` access on its
+    /// own retains the connection, and the entry's parts are written in place, not sliced.
+    private func writeCachedResponse(_ reply: CachedReply, notModified: Bool, now: UInt64, into out: inout ByteBuffer) {
+        let entry = reply.entry
+        out.append(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
+        entry.withParts { headerBlock, body, etag in
+            out.append(headerBlock)
+            if !notModified {
+                out.append("Content-Length: ")
+                out.append(decimal: body.count)
+                out.append("\r\n")
+            }
+            out.append("Cache-Status: ")
+            reply.writeCacheStatus(into: &out, now: now)
+            out.append("\r\nAge: ")
+            out.append(decimal: entry.ageSeconds(at: now))
+            out.append(entry.isPublic ? "\r\nCache-Control: public, max-age=" : "\r\nCache-Control: private, max-age=")
+            out.append(decimal: max(0, entry.ttlSeconds(at: now)))
+            out.append("\r\nETag: ")
+            out.append(etag)
+            out.append("\r\n")
+            appendExtraFields(to: &out)
+            out.append("X-Request-Id: ")
+            out.append(string: requestID)
+            let keepOpen = keepAlive && !worker.isDraining
+            if !keepOpen {
+                out.append("\r\nConnection: close\r\n\r\n")
+            } else if head.version == .http10 {
+                out.append("\r\nConnection: keep-alive\r\n\r\n")
+            } else {
+                out.append("\r\n\r\n")
+            }
+            if !notModified && head.methodKind != .head { out.append(body) }
+        }
     }
 
     /// `If-None-Match: "a", W/"b"` or `*` against a strong ETag (weak comparison, as RFC 9110

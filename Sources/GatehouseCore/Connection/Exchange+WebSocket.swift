@@ -23,9 +23,7 @@ extension Exchange {
                let token = QueryParameter.find(Array(name.utf8), in: head.bytes, query: query) {
                 // The token never travels further: the upstream gets the query without it.
                 webSocket?.queryToken = token
-                var rewritten = rewrite ?? UpstreamRewrite()
-                rewritten.query = token.queryRemoving(from: head.bytes, query: query)
-                rewrite = rewritten
+                rewrite = UpstreamRewrite.replacingQuery(of: rewrite, with: token.queryRemoving(from: head.bytes, query: query))
             }
             keepAlive = false  // after the handshake the connection is no longer HTTP
             return nil

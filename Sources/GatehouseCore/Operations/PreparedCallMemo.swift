@@ -16,10 +16,17 @@ final class PreparedCallMemo {
         let operation: IdentifiedOperation?
     }
 
-    private struct Entry {
+    /// A class, so that a lookup retains one object rather than each of its arrays in turn.
+    private final class Entry {
         let route: Int
         let target: [UInt8]
         let call: Call
+
+        init(route: Int, target: [UInt8], call: Call) {
+            self.route = route
+            self.target = target
+            self.call = call
+        }
     }
 
     /// Distinct calls kept per worker before starting over: an app has a few hundred operations
