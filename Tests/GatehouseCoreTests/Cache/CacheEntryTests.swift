@@ -38,6 +38,12 @@ struct CacheEntryTests {
                                    headerBlock: Array(Self.lines.utf8), body: Array(Self.body.utf8), isPublic: true,
                                    storedAt: 0, maxAgeNanos: 1, revalidateNanos: 0, staleIfErrorNanos: 0)
         #expect(fromParts.headerBlock == entry.headerBlock && fromParts.body == entry.body && fromParts.etag == entry.etag)
+        // What a hit writes from: the same three parts, in place.
+        entry.withParts { headerBlock, body, etag in
+            #expect(Array(headerBlock) == Array(entry.headerBlock))
+            #expect(Array(body) == Array(entry.body))
+            #expect(Array(etag) == Array(entry.etag))
+        }
     }
 
     /// The capture reserves room for the body it was told of and the ETag: one allocation, kept.
