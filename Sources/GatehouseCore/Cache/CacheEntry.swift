@@ -59,20 +59,23 @@ final class CacheEntry: Sendable {
         staleIfErrorUntil = freshUntil + staleIfErrorNanos
     }
 
-    var headerBlock: ArraySlice<UInt8> { bytes[..<headerBlockCount] }
-    var body: ArraySlice<UInt8> { bytes[headerBlockCount..<(headerBlockCount + bodyCount)] }
+    /// Where the body lies in `bytes`: the header lines before it, the ETag after it.
+    private var bodyRange: Range<Int> { headerBlockCount..<(headerBlockCount + bodyCount) }
+
+    var headerBlock: ArraySlice<UInt8> { bytes[..<bodyRange.lowerBound] }
+    var body: ArraySlice<UInt8> { bytes[bodyRange] }
     /// A strong validator: the body's digest in hex, quoted, as the `ETag` field writes it.
-    var etag: ArraySlice<UInt8> { bytes[(headerBlockCount + bodyCount)...] }
+    var etag: ArraySlice<UInt8> { bytes[bodyRange.upperBound...] }
 
     /// The header lines, the body and the ETag in place, for writing a hit with one access to
     /// the bytes rather than a slice (and a retain) per part.
     func withParts<Result>(_ use: (_ headerBlock: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer,
                                    _ etag: UnsafeRawBufferPointer) -> Result) -> Result {
-        bytes.withUnsafeBytes { all in
-            let bodyEnd = headerBlockCount + bodyCount
-            return use(UnsafeRawBufferPointer(rebasing: all[..<headerBlockCount]),
-                       UnsafeRawBufferPointer(rebasing: all[headerBlockCount..<bodyEnd]),
-                       UnsafeRawBufferPointer(rebasing: all[bodyEnd...]))
+        let bodyRange = bodyRange
+        return bytes.withUnsafeBytes { all in
+            use(UnsafeRawBufferPointer(rebasing: all[..<bodyRange.lowerBound]),
+                UnsafeRawBufferPointer(rebasing: all[bodyRange]),
+                UnsafeRawBufferPointer(rebasing: all[bodyRange.upperBound...]))
         }
     }
 

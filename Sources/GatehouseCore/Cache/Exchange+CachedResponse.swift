@@ -44,17 +44,7 @@ extension Exchange {
             out.append("\r\nETag: ")
             out.append(etag)
             out.append("\r\n")
-            appendExtraFields(to: &out)
-            out.append("X-Request-Id: ")
-            out.append(string: requestID)
-            let keepOpen = keepAlive && !worker.isDraining
-            if !keepOpen {
-                out.append("\r\nConnection: close\r\n\r\n")
-            } else if head.version == .http10 {
-                out.append("\r\nConnection: keep-alive\r\n\r\n")
-            } else {
-                out.append("\r\n\r\n")
-            }
+            appendHeadEnd(keepAlive: keepAlive && !worker.isDraining, to: &out)
             if !notModified && head.methodKind != .head { out.append(body) }
         }
     }

@@ -11,4 +11,19 @@ extension Exchange {
         cacheStatusLine?.write(to: &out)
         if let (limit, decision) = rateLimitProgress.closest { limit.appendFields(decision, to: &out) }
     }
+
+    /// Ends a head the gateway writes for an upstream's or a cached answer: the extra fields, the
+    /// request id, and whether the connection stays open (an HTTP/1.0 client is told so).
+    func appendHeadEnd(keepAlive: Bool, to out: inout ByteBuffer) {
+        appendExtraFields(to: &out)
+        out.append("X-Request-Id: ")
+        out.append(string: requestID)
+        if !keepAlive {
+            out.append("\r\nConnection: close\r\n\r\n")
+        } else if head.version == .http10 {
+            out.append("\r\nConnection: keep-alive\r\n\r\n")
+        } else {
+            out.append("\r\n\r\n")
+        }
+    }
 }

@@ -45,15 +45,6 @@ enum ResponseHeadWriter {
             if !sawVary { out.append("Vary: Accept-Encoding\r\n") }
         }
         if chunkedToClient { out.append("Transfer-Encoding: chunked\r\n") }
-        exchange.appendExtraFields(to: &out)
-        out.append("X-Request-Id: ")
-        out.append(string: exchange.requestID)
-        if !keepAlive {
-            out.append("\r\nConnection: close\r\n\r\n")
-        } else if exchange.head.version == .http10 {
-            out.append("\r\nConnection: keep-alive\r\n\r\n")
-        } else {
-            out.append("\r\n\r\n")
-        }
+        exchange.appendHeadEnd(keepAlive: keepAlive, to: &out)
     }
 }
