@@ -29,6 +29,13 @@ extension HTTPHead {
         HeaderLookup.isHopByHop(in: bytes, field, connectionOptions: connectionOptions)
     }
 
+    /// The same, for a loop over the fields that already holds the head's bytes as `raw`: one
+    /// access to the bytes per head, not one per field.
+    @inline(__always)
+    public func isHopByHop(_ field: HeaderField, in raw: UnsafeRawBufferPointer) -> Bool {
+        HeaderLookup.isHopByHop(HeaderLookup.rebased(raw, field.name), in: raw, connectionOptions: connectionOptions)
+    }
+
     /// The bytes of `range` as text, for logs and tests; not for the request path.
     public func string(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)

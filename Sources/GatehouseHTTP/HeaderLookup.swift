@@ -24,14 +24,17 @@ enum HeaderLookup {
 
     /// True when `field` must not be forwarded: hop-by-hop by definition or named in `Connection`.
     static func isHopByHop(in bytes: [UInt8], _ field: HeaderField, connectionOptions: [Range<Int>]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            let name = rebased(raw, field.name)
-            if HopByHop.isHopByHop(name) { return true }
-            for option in connectionOptions where HeaderNames.asciiCaseInsensitiveEquals(name, rebased(raw, option)) {
-                return true
-            }
-            return false
+        bytes.withUnsafeBytes { raw in isHopByHop(rebased(raw, field.name), in: raw, connectionOptions: connectionOptions) }
+    }
+
+    /// `name` (a field's name within `raw`) is hop-by-hop, or among the `connectionOptions` of `raw`.
+    @inline(__always)
+    static func isHopByHop(_ name: UnsafeRawBufferPointer, in raw: UnsafeRawBufferPointer, connectionOptions: [Range<Int>]) -> Bool {
+        if HopByHop.isHopByHop(name) { return true }
+        for option in connectionOptions where HeaderNames.asciiCaseInsensitiveEquals(name, rebased(raw, option)) {
+            return true
         }
+        return false
     }
 
     @inline(__always)

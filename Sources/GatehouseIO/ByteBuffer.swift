@@ -3,104 +3,120 @@ import Glibc
 /// A growable byte buffer with a read and a write index, owned by one connection. Bytes are read
 /// from a socket into its free tail and consumed from its head; consumed space is reclaimed by
 /// moving the unread bytes to the front when more room is needed.
+///
+/// The calls every request makes many times (appends, the tail, consuming) are `@inlinable`, so
+/// the modules that write heads inline them instead of calling across the module boundary; the
+/// stored state they touch is `@usableFromInline` for that, and read-only to everyone else.
 public struct ByteBuffer: ~Copyable {
-    public private(set) var base: UnsafeMutableRawPointer
-    public private(set) var capacity: Int
-    public private(set) var readIndex = 0
-    public private(set) var writeIndex = 0
+    @usableFromInline var storage: UnsafeMutableRawPointer
+    @usableFromInline var storageCapacity: Int
+    @usableFromInline var readOffset = 0
+    @usableFromInline var writeOffset = 0
+
+    @inlinable public var base: UnsafeMutableRawPointer { storage }
+    @inlinable public var capacity: Int { storageCapacity }
+    @inlinable public var readIndex: Int { readOffset }
+    @inlinable public var writeIndex: Int { writeOffset }
 
     /// Storage of every empty buffer: never written to, never freed.
     private nonisolated(unsafe) static let noStorage = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
 
     /// `capacity` 0 allocates nothing until the first write.
     public init(capacity: Int) {
-        self.capacity = max(capacity, 0)
-        base = capacity > 0 ? .allocate(byteCount: capacity, alignment: 16) : Self.noStorage
+        storageCapacity = max(capacity, 0)
+        storage = capacity > 0 ? .allocate(byteCount: capacity, alignment: 16) : Self.noStorage
     }
 
     deinit {
-        if capacity > 0 { base.deallocate() }
+        if storageCapacity > 0 { storage.deallocate() }
     }
 
-    @inline(__always) public var readableCount: Int { writeIndex - readIndex }
-    @inline(__always) public var isEmpty: Bool { writeIndex == readIndex }
-    @inline(__always) public var readable: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: base + readIndex, count: writeIndex - readIndex)
+    @inlinable public var readableCount: Int { writeOffset - readOffset }
+    @inlinable public var isEmpty: Bool { writeOffset == readOffset }
+    @inlinable public var readable: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: storage + readOffset, count: writeOffset - readOffset)
     }
 
     /// Marks `count` readable bytes as used.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func consume(_ count: Int) {
-        readIndex += count
-        if readIndex == writeIndex {
-            readIndex = 0
-            writeIndex = 0
+        readOffset += count
+        if readOffset == writeOffset {
+            readOffset = 0
+            writeOffset = 0
         }
     }
 
     public mutating func clear() {
-        readIndex = 0
-        writeIndex = 0
+        readOffset = 0
+        writeOffset = 0
     }
 
-    /// Makes room for at least `count` more bytes at the tail, compacting or growing.
+    /// Makes room for at least `count` more bytes at the tail, compacting or growing. The check
+    /// is inlined into every append; the work, rarely needed, is not.
+    @inlinable @inline(__always)
     public mutating func reserveTail(_ count: Int) {
-        if capacity - writeIndex >= count { return }
-        let unread = writeIndex - readIndex
-        if readIndex > 0 && capacity - unread >= count {
-            memmove(base, base + readIndex, unread)
+        if storageCapacity - writeOffset < count { makeRoom(count) }
+    }
+
+    @usableFromInline @inline(never)
+    mutating func makeRoom(_ count: Int) {
+        let unread = writeOffset - readOffset
+        if readOffset > 0 && storageCapacity - unread >= count {
+            memmove(storage, storage + readOffset, unread)
         } else {
-            var newCapacity = max(capacity * 2, 4096)
+            var newCapacity = max(storageCapacity * 2, 4096)
             while newCapacity - unread < count { newCapacity *= 2 }
             let grown = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
-            grown.copyMemory(from: base + readIndex, byteCount: unread)
-            if capacity > 0 { base.deallocate() }
-            base = grown
-            capacity = newCapacity
+            grown.copyMemory(from: storage + readOffset, byteCount: unread)
+            if storageCapacity > 0 { storage.deallocate() }
+            storage = grown
+            storageCapacity = newCapacity
         }
-        readIndex = 0
-        writeIndex = unread
+        readOffset = 0
+        writeOffset = unread
     }
 
-    @inline(__always) public var tailSpace: Int { capacity - writeIndex }
-    @inline(__always) public var tail: UnsafeMutableRawPointer { base + writeIndex }
+    @inlinable public var tailSpace: Int { storageCapacity - writeOffset }
+    @inlinable public var tail: UnsafeMutableRawPointer { storage + writeOffset }
 
     /// Records that `count` bytes were written into the tail.
-    @inline(__always)
-    public mutating func commit(_ count: Int) { writeIndex += count }
+    @inlinable @inline(__always)
+    public mutating func commit(_ count: Int) { writeOffset += count }
 
     // MARK: - Appending
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         reserveTail(bytes.count)
-        (base + writeIndex).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-        writeIndex += bytes.count
+        (storage + writeOffset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        writeOffset += bytes.count
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func append(byte: UInt8) {
         reserveTail(1)
-        base.storeBytes(of: byte, toByteOffset: writeIndex, as: UInt8.self)
-        writeIndex += 1
+        storage.storeBytes(of: byte, toByteOffset: writeOffset, as: UInt8.self)
+        writeOffset += 1
     }
 
+    @inlinable
     public mutating func append(string: String) {
         // A native string's bytes are read in place (`withUTF8` would need a mutable copy, and
         // with it a retain and a release on every call).
@@ -145,34 +161,34 @@ public struct ByteBuffer: ~Copyable {
     /// Gives the memory of an empty buffer back (idle connections stay small); the next write
     /// allocates again.
     public mutating func release() {
-        guard isEmpty, capacity > 0 else { return }
-        base.deallocate()
-        capacity = 0
-        base = Self.noStorage
-        readIndex = 0
-        writeIndex = 0
+        guard isEmpty, storageCapacity > 0 else { return }
+        storage.deallocate()
+        storageCapacity = 0
+        storage = Self.noStorage
+        readOffset = 0
+        writeOffset = 0
     }
 
     // MARK: - Pooled storage
 
-    /// Takes `storage` (of `capacity` bytes) as this empty, storage-less buffer's memory.
-    public mutating func adopt(_ storage: UnsafeMutableRawPointer, capacity: Int) {
-        precondition(self.capacity == 0, "adopting storage into a buffer that has some")
-        base = storage
-        self.capacity = capacity
-        readIndex = 0
-        writeIndex = 0
+    /// Takes `memory` (of `capacity` bytes) as this empty, storage-less buffer's memory.
+    public mutating func adopt(_ memory: UnsafeMutableRawPointer, capacity: Int) {
+        precondition(storageCapacity == 0, "adopting storage into a buffer that has some")
+        storage = memory
+        storageCapacity = capacity
+        readOffset = 0
+        writeOffset = 0
     }
 
     /// Hands the memory of an empty buffer to the caller (for a pool); nil when the buffer is not
     /// empty or has none.
     public mutating func detachStorage() -> (storage: UnsafeMutableRawPointer, capacity: Int)? {
-        guard isEmpty, capacity > 0 else { return nil }
-        let detached = (base, capacity)
-        base = Self.noStorage
-        capacity = 0
-        readIndex = 0
-        writeIndex = 0
+        guard isEmpty, storageCapacity > 0 else { return nil }
+        let detached = (storage, storageCapacity)
+        storage = Self.noStorage
+        storageCapacity = 0
+        readOffset = 0
+        writeOffset = 0
         return detached
     }
 }

@@ -75,12 +75,19 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: - Timers and deferred work
 
-    /// Makes the loop honour `target.deadline` (call after setting it).
-    @inline(__always)
-    public func scheduleDeadline(_ target: any TimerTarget) {
+    /// Makes the loop honour `target.deadline` (call after setting it). Generic and inlined, so
+    /// the common case (the deadline moved later: nothing to push) reads two fields of the
+    /// caller's own type, with no existential made and no retain.
+    @inlinable
+    public func scheduleDeadline<Target: TimerTarget>(_ target: Target) {
         if target.deadline != 0 && (target.scheduledDeadline == 0 || target.deadline < target.scheduledDeadline) {
-            timers.schedule(target)
+            pushDeadline(target)
         }
+    }
+
+    @usableFromInline
+    func pushDeadline(_ target: any TimerTarget) {
+        timers.schedule(target)
     }
 
     /// Runs `work` on this loop after the current event has been handled.

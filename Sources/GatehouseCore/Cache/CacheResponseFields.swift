@@ -33,7 +33,7 @@ struct CacheResponseFields {
                 case .cacheControl:
                     if cacheControl == nil { cacheControl = field.value }
                 case .kept:
-                    if namesOptions && response.isHopByHop(field) { continue }
+                    if namesOptions && response.isHopByHop(field, in: raw) { continue }
                     keptSize += field.name.count + field.value.count + 4
                     if index < UInt64.bitWidth { keptFields |= 1 << UInt64(index) }
                 case .unstored:
@@ -74,7 +74,7 @@ struct CacheResponseFields {
                         guard keptFields & (1 << UInt64(index)) != 0 else { continue }
                     } else {
                         guard Self.role(UnsafeRawBufferPointer(rebasing: raw[field.name])) == .kept,
-                              response.connectionOptions.isEmpty || !response.isHopByHop(field) else { continue }
+                              response.connectionOptions.isEmpty || !response.isHopByHop(field, in: raw) else { continue }
                     }
                     at.update(from: head + field.name.lowerBound, count: field.name.count)
                     at += field.name.count

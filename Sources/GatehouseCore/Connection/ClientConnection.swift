@@ -7,8 +7,10 @@ import Glibc
 /// out its steps). Requests are answered one at a time by an `Exchange`; pipelined requests wait
 /// in `input` and are answered in order.
 final class ClientConnection: IOHandler, TimerTarget {
-    /// Workers outlive their connections.
-    unowned(unsafe) let worker: Worker
+    /// Strong, though the worker outlives its connections: a `let` the connection holds is read
+    /// without a retain, where an unowned one is retained on every use (each request reads it
+    /// many times). The worker drops its connections when they close, so nothing cycles.
+    let worker: Worker
     let fd: Int32
     let stream: SocketStream
     private var token: UInt64 = 0

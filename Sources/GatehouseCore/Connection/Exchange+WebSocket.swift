@@ -66,7 +66,7 @@ extension Exchange {
             connection.output.append(string: subprotocol)
         }
         connection.output.append("\r\nX-Request-Id: ")
-        connection.output.append(string: requestID)
+        connection.output.append(requestID)
         connection.output.append("\r\n\r\n")
     }
 }

@@ -85,11 +85,13 @@ final class Exchange {
 
     /// The connection outlives its exchange: everything that can call into an exchange later
     /// (pool waiters, upstream events, pending answers) is cancelled when it finishes or the
-    /// client aborts.
-    unowned(unsafe) let connection: ClientConnection
+    /// client aborts. Strong all the same: a `let` is read without a retain, an unowned one with
+    /// one on every use. The connection lets go of its exchange when it finishes or the socket
+    /// closes, which ends the cycle.
+    let connection: ClientConnection
     let head: RequestHead
     let snapshot: GatewaySnapshot
-    let requestID: String
+    let requestID: RequestID
     /// The W3C trace this request belongs to: the client's, or one the gateway started.
     let traceContext: TraceContext
     var timing: RequestTiming
@@ -154,7 +156,7 @@ final class Exchange {
     /// A multipart body on an `uploads` route, checked as it streams (`Exchange+Upload.swift`).
     var upload: UploadStream?
 
-    init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: String,
+    init(connection: ClientConnection, head: RequestHead, snapshot: GatewaySnapshot, requestID: RequestID,
          headBytes: Int, startedAt: UInt64) {
         self.connection = connection
         self.snapshot = snapshot
@@ -220,6 +222,13 @@ final class Exchange {
     var activity: ExchangeDeadlines.Activity {
         .init(readingBody: wantsRequestBody, waitingForPool: waitingForPool, responseStarted: responseStarted,
               streaming: connection.machine.mode == .stream)
+    }
+
+    /// The client is one of `server.trusted_proxies` (README, "Hardening"), by this
+    /// request's snapshot. Most gateways list none: then nothing else is read.
+    var clientIsTrustedProxy: Bool {
+        let proxies = snapshot.trustedProxies
+        return !proxies.isEmpty && proxies.contains { $0.contains(connection.client.bytes) }
     }
 
     func armDeadline() {

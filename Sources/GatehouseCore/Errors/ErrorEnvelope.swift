@@ -45,7 +45,7 @@ public enum ErrorEnvelope {
     public static var clientClosedCode: String { mapping(for: .clientClosed).code.description }
 
     /// The JSON body for `error`.
-    public static func body(for error: GatewayError, requestID: String) -> [UInt8] {
+    public static func body(for error: GatewayError, requestID: RequestID) -> [UInt8] {
         let mapping = mapping(for: error.kind)
         var out: [UInt8] = []
         out.reserveCapacity(256)
@@ -59,8 +59,9 @@ public enum ErrorEnvelope {
         out.append(contentsOf: (error.mapsUpstreamAnswer ? "upstream" : "gateway").utf8)
         out.append(contentsOf: #"","retryable":"#.utf8)
         out.append(contentsOf: (mapping.retryable ? "true" : "false").utf8)
-        out.append(contentsOf: #","requestId":"#.utf8)
-        JSONValue.appendQuoted(requestID, to: &out)
+        out.append(contentsOf: #","requestId":""#.utf8)
+        requestID.withBytes { out.append(contentsOf: $0) }
+        out.append(UInt8(ascii: "\""))
         switch error.kind {
         case .upstreamError(let upstreamStatus?):
             out.append(contentsOf: #","upstreamStatus":"#.utf8)
@@ -77,7 +78,7 @@ public enum ErrorEnvelope {
 
     /// Appends the whole response (head and, unless `headRequest`, body) to `out`.
     /// `extraFields` appends complete "Name: value\r\n" lines to the head.
-    public static func render(_ error: GatewayError, requestID: String, keepAlive: Bool, headRequest: Bool,
+    public static func render(_ error: GatewayError, requestID: RequestID, keepAlive: Bool, headRequest: Bool,
                               extraFields: (inout ByteBuffer) -> Void = { _ in }, into out: inout ByteBuffer) {
         let mapping = mapping(for: error.kind)
         let body = body(for: error, requestID: requestID)
@@ -86,7 +87,7 @@ public enum ErrorEnvelope {
         out.append(byte: 0x20)
         out.append(string: HTTPStatus.reasonPhrase(mapping.status))
         out.append("\r\nContent-Type: application/json\r\nCache-Control: no-store\r\nX-Request-Id: ")
-        out.append(string: requestID)
+        out.append(requestID)
         out.append("\r\nContent-Length: ")
         out.append(decimal: body.count)
         switch error.kind {

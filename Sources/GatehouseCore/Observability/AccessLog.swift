@@ -5,7 +5,7 @@ import Glibc
 
 /// One finished request, as metrics and the access log record it.
 struct RequestRecord {
-    var requestID: String
+    var requestID: RequestID
     var method: UnsafeRawBufferPointer
     var path: UnsafeRawBufferPointer
     var route: CompiledRoute?
@@ -45,7 +45,7 @@ final class AccessLog {
         buffer.append(contentsOf: #"{"time":""#.utf8)
         Timestamp.appendISO8601(nanos: gh_realtime_ns(), to: &buffer)
         buffer.append(contentsOf: #"","request_id":"#.utf8)
-        JSONValue.appendQuoted(record.requestID, to: &buffer)
+        record.requestID.withBytes { appendQuoted(bytes: $0) }
         buffer.append(contentsOf: #","method":"#.utf8)
         appendQuoted(bytes: record.method)
         buffer.append(contentsOf: #","path":"#.utf8)

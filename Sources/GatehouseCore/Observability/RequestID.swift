@@ -1,7 +1,8 @@
 import CLinux
+import GatehouseIO
 
-/// Makes request ids (32 hex digits from a per-worker xoshiro256** generator seeded by the
-/// kernel) and checks client-sent ones. It is the worker's random source for trace ids too.
+/// Makes request ids (128 bits from a per-worker xoshiro256** generator seeded by the kernel,
+/// written as 32 hex digits) and checks client-sent ones. It is the worker's random source for trace ids too.
 struct RequestIDGenerator: RandomNumberGenerator {
     private var state: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
@@ -25,17 +26,9 @@ struct RequestIDGenerator: RandomNumberGenerator {
     @inline(__always)
     private func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
-    mutating func make() -> String {
-        let high = next(), low = next()
-        return String(unsafeUninitializedCapacity: 32) { buffer in
-            let digits: StaticString = "0123456789abcdef"
-            let table = digits.utf8Start
-            for i in 0..<16 {
-                buffer[i] = table[Int((high >> UInt64(60 - 4 * i)) & 0xF)]
-                buffer[16 + i] = table[Int((low >> UInt64(60 - 4 * i)) & 0xF)]
-            }
-            return 32
-        }
+    mutating func make() -> RequestID {
+        let high = next()
+        return RequestID(high: high, low: next())
     }
 
     /// A client id is kept (README, "How a request is handled") when it is 1–128 characters of [A-Za-z0-9._-].
@@ -52,4 +45,48 @@ struct RequestIDGenerator: RandomNumberGenerator {
         }
         return true
     }
+}
+
+/// A request's id: one the worker made, or the client's acceptable `X-Request-Id`. A made id is
+/// kept as its two words and written as hex digits where it goes (upstream head, response head,
+/// error envelope, access log), so a request allocates no string for its id.
+public struct RequestID: Equatable, CustomStringConvertible {
+    private enum Value: Equatable {
+        case made(high: UInt64, low: UInt64)
+        /// Checked by `RequestIDGenerator.isAcceptable`: [A-Za-z0-9._-] only.
+        case client(String)
+    }
+
+    static let madeLength = 32
+    private let value: Value
+
+    init(high: UInt64, low: UInt64) { value = .made(high: high, low: low) }
+    /// The client's id, once `RequestIDGenerator.isAcceptable` passed it.
+    init(client: String) { value = .client(client) }
+
+    /// Calls `body` with the id's characters: hex digits or [A-Za-z0-9._-], none of which JSON
+    /// or a header value needs escaped.
+    func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        switch value {
+        case .made(let high, let low):
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.madeLength) { digits in
+                let table: StaticString = "0123456789abcdef"
+                let hex = table.utf8Start
+                for index in 0..<16 {
+                    let shift = UInt64(60 - 4 * index)
+                    digits[index] = hex[Int((high >> shift) & 0xF)]
+                    digits[16 + index] = hex[Int((low >> shift) & 0xF)]
+                }
+                return body(UnsafeRawBufferPointer(digits))
+            }
+        case .client(var text):
+            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    public var description: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+}
+
+extension ByteBuffer {
+    mutating func append(_ id: RequestID) { id.withBytes { append($0) } }
 }

@@ -2,9 +2,10 @@
 /// Routing happens on the exact bytes that will be forwarded.
 enum RoutePhase {
     static func run(_ exchange: Exchange) -> PhaseResult {
-        let head = exchange.head
-        return head.bytes.withUnsafeBytes { raw -> PhaseResult in
-            let path = UnsafeRawBufferPointer(rebasing: raw[head.path])
+        // The head is read through the exchange, not copied into a local the closure would
+        // capture (a copy retains each of its arrays).
+        exchange.head.bytes.withUnsafeBytes { raw -> PhaseResult in
+            let path = UnsafeRawBufferPointer(rebasing: raw[exchange.head.path])
             if let problem = PathValidator.problem(in: path) {
                 exchange.keepAlive = false
                 return .respond(GatewayError(.badRequest, problem))
@@ -13,12 +14,12 @@ enum RoutePhase {
                 return .respond(GatewayError(.notFound, "No route matches this path."))
             }
             exchange.route = route
-            guard route.allows(method: UnsafeRawBufferPointer(rebasing: raw[head.method])) else {
+            guard route.allows(method: UnsafeRawBufferPointer(rebasing: raw[exchange.head.method])) else {
                 return .respond(GatewayError(.methodNotAllowed(allow: route.allow), "This method is not allowed on this route."))
             }
             if let refusal = FramingPhase.checkDeclaredLength(exchange) { return .respond(refusal) }
             if let config = route.webSocket, let refusal = exchange.prepareWebSocket(config) { return .respond(refusal) }
-            if head.framing != .none, let refusal = UploadGate.check(exchange, route) { return .respond(refusal) }
+            if exchange.head.framing != .none, let refusal = UploadGate.check(exchange, route) { return .respond(refusal) }
             return .next
         }
     }

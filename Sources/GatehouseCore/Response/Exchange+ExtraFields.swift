@@ -17,7 +17,7 @@ extension Exchange {
     func appendHeadEnd(keepAlive: Bool, to out: inout ByteBuffer) {
         appendExtraFields(to: &out)
         out.append("X-Request-Id: ")
-        out.append(string: requestID)
+        out.append(requestID)
         if !keepAlive {
             out.append("\r\nConnection: close\r\n\r\n")
         } else if head.version == .http10 {

@@ -22,7 +22,7 @@ enum ResponseHeadWriter {
         var sawVary = false
         response.bytes.withUnsafeBytes { raw in
             for field in response.headers {
-                if response.isHopByHop(field) { continue }
+                if response.isHopByHop(field, in: raw) { continue }
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
                 let value = UnsafeRawBufferPointer(rebasing: raw[field.value])
                 if HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xRequestID) { continue }

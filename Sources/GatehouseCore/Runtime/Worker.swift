@@ -89,13 +89,13 @@ public final class Worker: @unchecked Sendable {
 
     // MARK: - Requests
 
-    func makeRequestID() -> String { requestIDs.make() }
+    func makeRequestID() -> RequestID { requestIDs.make() }
 
     /// The client's X-Request-Id when acceptable (README, "How a request is handled"), else a new one.
-    func requestID(for head: RequestHead) -> String {
+    func requestID(for head: RequestHead) -> RequestID {
         if let range = head.headerValue(named: HeaderNames.xRequestID) {
             let acceptable = head.bytes.withUnsafeBytes { RequestIDGenerator.isAcceptable(UnsafeRawBufferPointer(rebasing: $0[range])) }
-            if acceptable { return head.string(range) }
+            if acceptable { return RequestID(client: head.string(range)) }
         }
         return requestIDs.make()
     }
@@ -117,12 +117,6 @@ public final class Worker: @unchecked Sendable {
     func record(route: CompiledRoute?, status: Int, durationNanos: UInt64, line: () -> RequestRecord) {
         routeMetrics(for: route).record(status: status, micros: Int(durationNanos / 1000))
         if accessLog.isEnabled { accessLog.write(line()) }
-    }
-
-    func isTrustedProxy(_ client: ClientAddress) -> Bool {
-        let proxies = snapshot.trustedProxies
-        if proxies.isEmpty { return false }
-        return proxies.contains { $0.contains(client.bytes) }
     }
 
     // MARK: - Connections

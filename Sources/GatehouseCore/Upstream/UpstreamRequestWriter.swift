@@ -34,10 +34,10 @@ enum UpstreamRequestWriter {
             out.append(" HTTP/1.1\r\n")
             out.append(upstream.hostLine)
             var forwardedFor: UnsafeRawBufferPointer?
-            let trustedPeer = exchange.worker.isTrustedProxy(exchange.connection.client)
+            let trustedPeer = exchange.clientIsTrustedProxy
             for field in head.headers {
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
-                if head.isHopByHop(field) || isDropped(name, route.droppedHeaderNames)
+                if head.isHopByHop(field, in: raw) || isDropped(name, route.droppedHeaderNames)
                     || ClientAssertedHeaders.isDropped(name, trustedPeer: trustedPeer)
                     || (rewrite?.contentTypeJSON == true && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType)) {
                     if forwardedFor == nil && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xForwardedFor) {
@@ -61,7 +61,7 @@ enum UpstreamRequestWriter {
             out.append(string: exchange.connection.client.text)
             out.append(exchange.connection.isTLS ? "\r\nX-Forwarded-Proto: https\r\nX-Request-Id: "
                                                  : "\r\nX-Forwarded-Proto: http\r\nX-Request-Id: ")
-            out.append(string: exchange.requestID)
+            out.append(exchange.requestID)
             out.append("\r\ntraceparent: ")
             exchange.traceContext.withHeaderValue { out.append($0) }
             if let rewrite {

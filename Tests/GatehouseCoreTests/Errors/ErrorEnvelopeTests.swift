@@ -27,7 +27,7 @@ struct ErrorEnvelopeTests {
     @Test(arguments: table)
     func mapsKindToStatusAndBody(_ row: (GatewayError.Kind, Int, String, Bool)) throws {
         let error = GatewayError(row.0, "Something \"quoted\" happened.")
-        let body = ErrorEnvelope.body(for: error, requestID: "req-1")
+        let body = ErrorEnvelope.body(for: error, requestID: RequestID(client: "req-1"))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         let first = try #require((json["errors"] as? [[String: Any]])?.first)
         #expect(first["message"] as? String == "Something \"quoted\" happened.")
@@ -41,7 +41,7 @@ struct ErrorEnvelopeTests {
 
     @Test func rendersHeadersForEachKind() {
         var out = ByteBuffer(capacity: 512)
-        ErrorEnvelope.render(GatewayError(.rateLimited(retryAfterSeconds: 7), "Slow down."), requestID: "r",
+        ErrorEnvelope.render(GatewayError(.rateLimited(retryAfterSeconds: 7), "Slow down."), requestID: RequestID(client: "r"),
                              keepAlive: false, headRequest: false, into: &out)
         let text = String(decoding: Array(out.readable), as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 429 Too Many Requests\r\n"))
@@ -52,7 +52,7 @@ struct ErrorEnvelopeTests {
         #expect(text.contains(#""retryAfter":7"#))
 
         var challenge = ByteBuffer(capacity: 512)
-        ErrorEnvelope.render(GatewayError(.unauthenticated, "Authentication required"), requestID: "r",
+        ErrorEnvelope.render(GatewayError(.unauthenticated, "Authentication required"), requestID: RequestID(client: "r"),
                              keepAlive: true, headRequest: true, into: &challenge)
         let head = String(decoding: Array(challenge.readable), as: UTF8.self)
         #expect(head.contains("\r\nWWW-Authenticate: Bearer realm=\"gatehouse\"\r\n"))
@@ -60,7 +60,7 @@ struct ErrorEnvelopeTests {
     }
 
     @Test func upstreamStatusIsReported() throws {
-        let body = ErrorEnvelope.body(for: GatewayError.upstreamAnswer(.upstreamError(upstreamStatus: 503), "x"), requestID: "r")
+        let body = ErrorEnvelope.body(for: GatewayError.upstreamAnswer(.upstreamError(upstreamStatus: 503), "x"), requestID: RequestID(client: "r"))
         let text = String(decoding: body, as: UTF8.self)
         #expect(text.contains(#""upstreamStatus":503"#))
         #expect(text.contains(#""source":"upstream""#))

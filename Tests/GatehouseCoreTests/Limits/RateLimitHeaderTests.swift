@@ -49,7 +49,7 @@ struct RateLimitHeaderTests {
         let limit = Self.limit("per-ip", 10, per: .minute)
         var out = ByteBuffer(capacity: 512)
         ErrorEnvelope.render(GatewayError(.rateLimited(retryAfterSeconds: 6), "Too many requests; retry later."),
-                             requestID: "r", keepAlive: true, headRequest: false,
+                             requestID: RequestID(client: "r"), keepAlive: true, headRequest: false,
                              extraFields: { limit.appendFields(Self.refused(t: 30, retry: 6), to: &$0) }, into: &out)
         let text = String(decoding: Array(out.readable), as: UTF8.self)
         #expect(text.contains("\r\nRetry-After: 6\r\nRateLimit-Policy: \"per-ip\";q=10;w=60\r\nRateLimit: \"per-ip\";r=0;t=30\r\n\r\n{"))
