@@ -43,29 +43,15 @@ struct HeadScanner {
     func scan(_ buffer: UnsafeRawBufferPointer, from start: Int) -> Outcome {
         let count = buffer.count
         var index = max(start, lineStart)
-        // Whole words of plain line bytes are skipped eight at a time; the word path never steps
-        // over the head limit or the first-line checkpoint, so every verdict is the one the
-        // byte-by-byte path below would reach at the same position.
         let wordLimit = min(count, headLimitIndex)
         while index < count {
-            // Long values (tokens, cookies) go four words at a time: one test for 32 bytes.
-            let blockEnd = index + Self.blockBytes
-            if blockEnd <= wordLimit, index > firstLineCheckpoint || blockEnd <= firstLineCheckpoint,
-               Self.onlyLineBytes(inBlockOf: buffer, at: index) {
-                index = blockEnd
-                continue
-            }
-            let wordEnd = index + Self.wordBytes
-            if wordEnd <= wordLimit, index > firstLineCheckpoint || wordEnd <= firstLineCheckpoint {
-                let bits = Self.controlBits(UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                if bits == 0 {
-                    index = wordEnd
-                    continue
-                }
-                // The lowest flagged byte is exactly the first control byte (see `controlBits`):
-                // the plain bytes before it are skipped, and the byte path takes it from there.
-                index += bits.trailingZeroBitCount / 8
-            }
+            // Plain line bytes are skipped a word at a time up to the next control byte. The
+            // skip never steps over the head limit or, on the first line, the first-line
+            // checkpoint, so every verdict is the one the byte-by-byte path below would reach
+            // at the same position.
+            index = Self.skipLineBytes(buffer, from: index,
+                                       limit: index <= firstLineCheckpoint ? min(wordLimit, firstLineCheckpoint) : wordLimit)
+            if index == count { break }
             if index >= headLimitIndex { return .headTooLarge }
             if index == firstLineCheckpoint, !hasCarriageReturn(buffer, through: index) {
                 return .firstLineTooLong
@@ -92,19 +78,22 @@ struct HeadScanner {
     }
 
     private static let wordBytes = MemoryLayout<UInt64>.size
-    private static let blockBytes = 4 * wordBytes
     private static let lowBits: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// True when none of the 32 bytes from `offset` is a control byte (see `controlBits`), with
-    /// one branch.
+    /// The index of the first control byte (see `controlBits`) from `start`, or where the
+    /// whole words that fit before `limit` end. Header lines are short, so most calls end
+    /// within a few words: each word is tested once, and its first control byte is found from
+    /// the same bits, not looked for again byte by byte.
     @inline(__always)
-    private static func onlyLineBytes(inBlockOf buffer: UnsafeRawBufferPointer, at offset: Int) -> Bool {
-        let first = controlBits(buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        let second = controlBits(buffer.loadUnaligned(fromByteOffset: offset + wordBytes, as: UInt64.self))
-        let third = controlBits(buffer.loadUnaligned(fromByteOffset: offset + 2 * wordBytes, as: UInt64.self))
-        let fourth = controlBits(buffer.loadUnaligned(fromByteOffset: offset + 3 * wordBytes, as: UInt64.self))
-        return first | second | third | fourth == 0
+    private static func skipLineBytes(_ buffer: UnsafeRawBufferPointer, from start: Int, limit: Int) -> Int {
+        var index = start
+        while index + wordBytes <= limit {
+            let bits = controlBits(UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+            if bits != 0 { return index + bits.trailingZeroBitCount / 8 }
+            index += wordBytes
+        }
+        return index
     }
 
     /// Non-zero when the word holds a control byte (below SP, HTAB included, or DEL): the bit

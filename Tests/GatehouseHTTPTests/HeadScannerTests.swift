@@ -1,13 +1,13 @@
 import Testing
 @testable import GatehouseHTTP
 
-/// `HeadScanner` skips plain bytes 32 or 8 at a time and jumps to the first control byte of a
-/// word; fed one byte more per call it takes the byte path almost always. Both must reach the same verdict for every byte class at every
+/// `HeadScanner` skips plain bytes 8 at a time and jumps to the first control byte of a word;
+/// fed one byte more per call it takes the byte path almost always. Both must reach the same verdict for every byte class at every
 /// position and for limits that fall inside, at and just past a word.
 @Suite("Head scanning: the word path agrees with the byte path")
 struct HeadScannerTests {
     static let head = Array("GET /a/long/enough/path HTTP/1.1\r\nHost: example\r\nX-Token: abcdefghijklmnop\r\n\r\n".utf8)
-    /// A value long enough for the 32-byte block path, with lines that end inside and across words.
+    /// A value many words long, with lines that end inside and across words.
     static let longHead = Array(("GET / HTTP/1.1\r\nAuthorization: Bearer " + String(repeating: "eyJhbGciOi.", count: 9)
                                  + "\r\nA: b\r\n\r\n").utf8)
     /// Control bytes, HTAB, CR, LF, DEL, obs-text and a plain byte.
