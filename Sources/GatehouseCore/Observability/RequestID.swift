@@ -57,7 +57,6 @@ public struct RequestID: Equatable, CustomStringConvertible {
         case client(String)
     }
 
-    static let madeLength = 32
     private let value: Value
 
     init(high: UInt64, low: UInt64) { value = .made(high: high, low: low) }
@@ -69,14 +68,10 @@ public struct RequestID: Equatable, CustomStringConvertible {
     func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         switch value {
         case .made(let high, let low):
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.madeLength) { digits in
-                let table: StaticString = "0123456789abcdef"
-                let hex = table.utf8Start
-                for index in 0..<16 {
-                    let shift = UInt64(60 - 4 * index)
-                    digits[index] = hex[Int((high >> shift) & 0xF)]
-                    digits[16 + index] = hex[Int((low >> shift) & 0xF)]
-                }
+            var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            return withUnsafeMutableBytes(of: &digits) { digits in
+                LowercaseHex.write(high, to: digits.baseAddress!)
+                LowercaseHex.write(low, to: digits.baseAddress! + 16)
                 return body(UnsafeRawBufferPointer(digits))
             }
         case .client(var text):

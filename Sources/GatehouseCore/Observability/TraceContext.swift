@@ -88,9 +88,10 @@ struct TraceContext: Equatable {
             buffer[Self.traceIDOffset - 1] = UInt8(ascii: "-")
             buffer[Self.parentIDOffset - 1] = UInt8(ascii: "-")
             buffer[Self.flagsOffset - 1] = UInt8(ascii: "-")
-            Self.writeHex(traceIDHigh, digits: Self.wordDigits, into: buffer, at: Self.traceIDOffset)
-            Self.writeHex(traceIDLow, digits: Self.wordDigits, into: buffer, at: Self.traceIDOffset + Self.wordDigits)
-            Self.writeHex(parentID, digits: Self.wordDigits, into: buffer, at: Self.parentIDOffset)
+            let start = UnsafeMutableRawPointer(buffer.baseAddress!)
+            LowercaseHex.write(traceIDHigh, to: start + Self.traceIDOffset)
+            LowercaseHex.write(traceIDLow, to: start + Self.traceIDOffset + Self.wordDigits)
+            LowercaseHex.write(parentID, to: start + Self.parentIDOffset)
             Self.writeHex(UInt64(flags), digits: Self.flagsDigits, into: buffer, at: Self.flagsOffset)
             return body(UnsafeRawBufferPointer(buffer))
         }
