@@ -94,6 +94,7 @@ int gh_reuseport(int fd) {
 }
 
 long gh_read_nocancel(int fd, void *buf, size_t len) { return syscall(SYS_read, fd, buf, len); }
+long gh_recv_nocancel(int fd, void *buf, size_t len) { return syscall(SYS_recvfrom, fd, buf, len, 0, NULL, NULL); }
 
 long gh_send_nocancel(int fd, const void *buf, size_t len) {
     return syscall(SYS_sendto, fd, buf, len, MSG_NOSIGNAL, NULL, 0);

@@ -20,7 +20,7 @@ public struct SocketStream {
     @inline(__always)
     public func read(into buffer: UnsafeMutableRawPointer, count: Int) -> Outcome {
         guard let tls else {
-            switch Syscalls.read(fd, buffer, count) {
+            switch Syscalls.receive(fd, buffer, count) {
             case .done(let n): return .done(n)
             case .wouldBlock: return .wouldBlock(needsWritable: false)
             case .failed(let code): return .failed(Syscalls.errorText(code))

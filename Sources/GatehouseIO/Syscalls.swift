@@ -24,9 +24,16 @@ public enum Syscalls {
         }
     }
 
+    /// read(2), for files and other descriptors that are not sockets.
     @inline(__always)
     public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> IOResult {
         retryingInterrupts { gh_read_nocancel(fd, buffer, count) }
+    }
+
+    /// recv(2), for sockets: the socket layer directly, without read(2)'s file layer.
+    @inline(__always)
+    public static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> IOResult {
+        retryingInterrupts { gh_recv_nocancel(fd, buffer, count) }
     }
 
     @inline(__always)

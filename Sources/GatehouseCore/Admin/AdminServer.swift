@@ -89,7 +89,7 @@ private final class AdminConnection: IOHandler, TimerTarget, @unchecked Sendable
             return
         }
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let result = chunk.withUnsafeMutableBytes { Syscalls.read(fd, $0.baseAddress!, $0.count) }
+        let result = chunk.withUnsafeMutableBytes { Syscalls.receive(fd, $0.baseAddress!, $0.count) }
         switch result {
         case .done(0), .failed:
             close()

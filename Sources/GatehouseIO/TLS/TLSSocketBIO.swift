@@ -55,7 +55,7 @@ struct TLSSocketBIO: @unchecked Sendable {
                              _ done: UnsafeMutablePointer<Int>?) -> Int32 {
         BIO_clear_flags(bio, retryFlags)
         guard let data else { return 0 }
-        switch Syscalls.read(descriptor(bio), data, count) {
+        switch Syscalls.receive(descriptor(bio), data, count) {
         case .done(let n):
             done?.pointee = n
             return n > 0 ? 1 : 0

@@ -30,7 +30,7 @@ enum HealthProbe {
         var received = 0
         while received < maxResponseBytes {
             if let status = statusCode(response[0..<received]) { return (200..<300).contains(status) }
-            let result = response.withUnsafeMutableBytes { Syscalls.read(fd, $0.baseAddress! + received, maxResponseBytes - received) }
+            let result = response.withUnsafeMutableBytes { Syscalls.receive(fd, $0.baseAddress! + received, maxResponseBytes - received) }
             switch result {
             case .done(0), .failed: return false
             case .done(let n): received += n
