@@ -23,6 +23,24 @@ struct PathValidatorTests {
     func refuses(_ path: String) {
         #expect(Array(path.utf8).withUnsafeBytes { PathValidator.problem(in: $0) } != nil)
     }
+
+    /// Every byte value inside a segment and as a segment of its own: accepted exactly when it
+    /// is printable ASCII other than `\`, `#` and `%` (which would start an escape). The
+    /// validator's bitmap of plain bytes must agree with this.
+    @Test func everyByteValueInASegment() {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let expected = byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "#")
+                && byte != UInt8(ascii: "%")
+            let inside = [UInt8(ascii: "/"), UInt8(ascii: "a"), byte, UInt8(ascii: "b")]
+            #expect(inside.withUnsafeBytes { PathValidator.problem(in: $0) == nil } == expected, "byte \(value)")
+            // Alone in the last segment: ";" is fine there too, "." is a dot segment and "/"
+            // makes "//".
+            let alone = [UInt8(ascii: "/"), UInt8(ascii: "x"), UInt8(ascii: "/"), byte]
+            #expect(alone.withUnsafeBytes { PathValidator.problem(in: $0) == nil } == (expected && byte != UInt8(ascii: ".") && byte != UInt8(ascii: "/")),
+                    "byte \(value) alone")
+        }
+    }
 }
 
 /// Path parameters and escaped non-ASCII bytes: what servlet containers and lenient decoders
