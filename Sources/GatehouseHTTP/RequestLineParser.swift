@@ -30,8 +30,11 @@ struct RequestLineParser {
             return .failure(.badRequest("The request target must be an absolute path (origin-form)."))
         }
         var questionMark: Int?
-        while index < end, buffer[index] != ASCII.space {
+        while index < end {
+            index = skipPlainTargetBytes(buffer, from: index, to: end)
+            guard index < end else { break }
             let byte = buffer[index]
+            if byte == ASCII.space { break }
             guard ASCII.isVisible(byte), byte != ASCII.hash else {
                 return .failure(.badRequest("The request target contains an invalid character."))
             }
@@ -55,6 +58,33 @@ struct RequestLineParser {
         let query = questionMark.map { ($0 + 1)..<target.upperBound }
         return .success(Line(method: method, methodKind: HTTPMethod.classify(buffer, method), target: target,
                              path: path, query: query, version: version))
+    }
+
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The index of the first byte from `start` that the target loop must look at (SP, a
+    /// control byte, DEL, obs-text, `#` or `?`), or where the whole words before `end` end.
+    /// Eight bytes per test: each flag below is exact for the lowest byte it flags (a borrow only
+    /// runs upward), so the lowest flagged byte of their union is the first such byte.
+    @inline(__always)
+    private static func skipPlainTargetBytes(_ buffer: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
+        var index = start
+        while index + 8 <= end {
+            let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let belowVisible = (word &- lowBits &* 0x21) & ~word & highBits
+            let flags = belowVisible | (word & highBits) | zeroBytes(word ^ (lowBits &* UInt64(ASCII.delete)))
+                | zeroBytes(word ^ (lowBits &* UInt64(ASCII.hash))) | zeroBytes(word ^ (lowBits &* UInt64(ASCII.questionMark)))
+            if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        return index
+    }
+
+    /// The high bit of each zero byte of `word` (and maybe of bytes above the first one).
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- lowBits) & ~word & highBits
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`, exactly, filling `start..<end`.
