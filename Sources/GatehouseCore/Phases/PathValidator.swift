@@ -102,11 +102,10 @@ public enum PathValidator {
     /// servlet containers, so it is refused like `..`.
     private static func segmentProblem(_ path: UnsafeRawBufferPointer, _ start: Int, _ nameEnd: Int, _ segmentEnd: Int,
                                        last: Bool = false) -> String? {
-        let end = nameEnd
-        if end == start && segmentEnd > start {
+        if nameEnd == start && segmentEnd > start {
             return nil  // a segment of parameters only (";x") is not a dot segment
         }
-        let length = end - start
+        let length = nameEnd - start
         if length == 0 {
             // An empty final segment is a trailing slash ("/content/"); anywhere else it is "//".
             return last ? nil : "The path contains an empty segment (//)."
