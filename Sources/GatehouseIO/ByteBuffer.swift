@@ -127,19 +127,36 @@ public struct ByteBuffer: ~Copyable {
         }
     }
 
-    /// Appends a non-negative integer in decimal.
+    /// Appends a non-negative integer in decimal (a negative one as 0), written straight into
+    /// the tail: lengths, ages and statuses are short, so the digit count comes from a few
+    /// comparisons and each digit from one division by ten.
+    @inlinable
     public mutating func append(decimal value: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            var n = UInt64(max(value, 0))
-            var index = scratch.count
-            repeat {
-                index -= 1
-                scratch[index] = UInt8(truncatingIfNeeded: n % 10) &+ 0x30
-                n /= 10
-            } while n > 0
-            append(UnsafeRawBufferPointer(rebasing: scratch[index...]))
+        var rest = UInt64(max(value, 0))
+        let digits = Self.decimalDigitCount(rest)
+        reserveTail(digits)
+        var at = storage + writeOffset + digits
+        repeat {
+            at -= 1
+            at.storeBytes(of: UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0"), as: UInt8.self)
+            rest /= 10
+        } while rest > 0
+        writeOffset += digits
+    }
+
+    @inlinable
+    static func decimalDigitCount(_ value: UInt64) -> Int {
+        if value < 10 { return 1 }
+        if value < 100 { return 2 }
+        if value < 1000 { return 3 }
+        if value < 10000 { return 4 }
+        var count = 5
+        var limit: UInt64 = 100_000
+        while count < 20 && value >= limit {
+            count += 1
+            limit = limit &* 10
         }
+        return count
     }
 
     /// Appends a non-negative integer in lowercase hexadecimal (chunk sizes).

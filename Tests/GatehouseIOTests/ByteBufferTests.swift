@@ -22,6 +22,28 @@ struct ByteBufferTests {
         #expect(String(decoding: Array(buffer.readable), as: UTF8.self) == row.1)
     }
 
+    /// Every value up to 100,000, each power of ten and the one before it, the largest Int, and
+    /// a negative one (written as 0), appended after other bytes so the tail position matters.
+    @Test func appendsEveryDecimalAsItsDigits() {
+        var values = Array(0...100_000)
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        values.append(Int.max)
+        for value in values {
+            var buffer = ByteBuffer(capacity: 0)
+            buffer.append("x=")
+            buffer.append(decimal: value)
+            let written = String(decoding: Array(buffer.readable), as: UTF8.self)
+            if written != "x=\(value)" { Issue.record("\(value) was written as \(written)") }
+        }
+        var buffer = ByteBuffer(capacity: 4)
+        buffer.append(decimal: -5)
+        #expect(Array(buffer.readable) == [UInt8(ascii: "0")])
+    }
+
     @Test(arguments: [(0, "0"), (10, "a"), (255, "ff"), (65536, "10000")])
     func appendsHex(_ row: (Int, String)) {
         var buffer = ByteBuffer(capacity: 8)
