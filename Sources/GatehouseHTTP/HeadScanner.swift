@@ -78,8 +78,6 @@ struct HeadScanner {
     }
 
     private static let wordBytes = MemoryLayout<UInt64>.size
-    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// The index of the first control byte (see `controlBits`) from `start`, or where the
     /// whole words that fit before `limit` end. Header lines are short, so most calls end
@@ -89,24 +87,19 @@ struct HeadScanner {
     private static func skipLineBytes(_ buffer: UnsafeRawBufferPointer, from start: Int, limit: Int) -> Int {
         var index = start
         while index + wordBytes <= limit {
-            let bits = controlBits(UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-            if bits != 0 { return index + bits.trailingZeroBitCount / 8 }
+            let bits = controlBits(ByteWord.load(buffer, at: index))
+            if bits != 0 { return index + ByteWord.firstFlagged(bits) }
             index += wordBytes
         }
         return index
     }
 
-    /// Non-zero when the word holds a control byte (below SP, HTAB included, or DEL): the bit
-    /// trick flags every byte below a bound, or zero, and may also flag bytes above the first
-    /// flagged one (a borrow runs upward), never below it, so the lowest flagged byte (the
-    /// word is loaded little-endian: the lowest bits) is the first control byte. HTAB and CR
-    /// go to the byte path, which accepts the one and handles the other.
+    /// Non-zero when the word holds a control byte (below SP, HTAB included, or DEL); the lowest
+    /// flagged byte is the first one (`ByteWord`). HTAB and CR go to the byte path, which
+    /// accepts the one and handles the other.
     @inline(__always)
     private static func controlBits(_ word: UInt64) -> UInt64 {
-        let belowSpace = (word &- lowBits &* UInt64(ASCII.space)) & ~word & highBits
-        let delete = word ^ (lowBits &* UInt64(ASCII.delete))
-        let hasDelete = (delete &- lowBits) & ~delete & highBits
-        return belowSpace | hasDelete
+        ByteWord.below(ASCII.space, in: word) | ByteWord.equal(to: ASCII.delete, in: word)
     }
 
     /// True when a CR occurs in `lineStart...last`: the first line ended by then.

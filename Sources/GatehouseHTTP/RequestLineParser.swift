@@ -60,31 +60,21 @@ struct RequestLineParser {
                              path: path, query: query, version: version))
     }
 
-    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
     /// The index of the first byte from `start` that the target loop must look at (SP, a
-    /// control byte, DEL, obs-text, `#` or `?`), or where the whole words before `end` end.
-    /// Eight bytes per test: each flag below is exact for the lowest byte it flags (a borrow only
-    /// runs upward), so the lowest flagged byte of their union is the first such byte.
+    /// control byte, DEL, obs-text, `#` or `?`), or where the whole words before `end` end:
+    /// eight bytes per test (`ByteWord`).
     @inline(__always)
     private static func skipPlainTargetBytes(_ buffer: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int {
         var index = start
         while index + 8 <= end {
-            let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let belowVisible = (word &- lowBits &* 0x21) & ~word & highBits
-            let flags = belowVisible | (word & highBits) | zeroBytes(word ^ (lowBits &* UInt64(ASCII.delete)))
-                | zeroBytes(word ^ (lowBits &* UInt64(ASCII.hash))) | zeroBytes(word ^ (lowBits &* UInt64(ASCII.questionMark)))
-            if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+            let word = ByteWord.load(buffer, at: index)
+            let flags = ByteWord.below(ASCII.space + 1, in: word) | ByteWord.nonASCII(in: word)
+                | ByteWord.equal(to: ASCII.delete, in: word) | ByteWord.equal(to: ASCII.hash, in: word)
+                | ByteWord.equal(to: ASCII.questionMark, in: word)
+            if flags != 0 { return index + ByteWord.firstFlagged(flags) }
             index += 8
         }
         return index
-    }
-
-    /// The high bit of each zero byte of `word` (and maybe of bytes above the first one).
-    @inline(__always)
-    private static func zeroBytes(_ word: UInt64) -> UInt64 {
-        (word &- lowBits) & ~word & highBits
     }
 
     /// `HTTP/1.1` or `HTTP/1.0`, exactly, filling `start..<end`.

@@ -225,10 +225,9 @@ final class Exchange {
     }
 
     /// The client is one of `server.trusted_proxies` (README, "Hardening"), by this
-    /// request's snapshot. Most gateways list none: then nothing else is read.
+    /// request's snapshot.
     var clientIsTrustedProxy: Bool {
-        let proxies = snapshot.trustedProxies
-        return !proxies.isEmpty && proxies.contains { $0.contains(connection.client.bytes) }
+        snapshot.trustedProxies.contains { $0.contains(connection.client.bytes) }
     }
 
     func armDeadline() {
