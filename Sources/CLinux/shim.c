@@ -107,6 +107,29 @@ int gh_socket_error(int fd) {
     return err;
 }
 
+static int gh_same_endpoint(const struct sockaddr_storage *a, const struct sockaddr_storage *b) {
+    if (a->ss_family != b->ss_family) return 0;
+    if (a->ss_family == AF_INET) {
+        const struct sockaddr_in *x = (const struct sockaddr_in *)a, *y = (const struct sockaddr_in *)b;
+        return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
+    }
+    if (a->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *x = (const struct sockaddr_in6 *)a, *y = (const struct sockaddr_in6 *)b;
+        return x->sin6_port == y->sin6_port && memcmp(&x->sin6_addr, &y->sin6_addr, sizeof x->sin6_addr) == 0;
+    }
+    return 0;
+}
+
+int gh_connect_error(int fd) {
+    int err = gh_socket_error(fd);
+    if (err != 0) return err;
+    struct sockaddr_storage local, peer;
+    socklen_t local_len = sizeof local, peer_len = sizeof peer;
+    if (getsockname(fd, (struct sockaddr *)&local, &local_len) != 0) return errno;
+    if (getpeername(fd, (struct sockaddr *)&peer, &peer_len) != 0) return errno;
+    return gh_same_endpoint(&local, &peer) ? ECONNREFUSED : 0;
+}
+
 int gh_format_address(const struct sockaddr_storage *addr, char *out, int cap, int *port) {
     if (addr->ss_family == AF_INET) {
         const struct sockaddr_in *a = (const struct sockaddr_in *)addr;

@@ -94,7 +94,7 @@ public enum Syscalls {
     }
 
     /// Starts a non-blocking connect: `.done(fd)` when connected at once or in progress
-    /// (wait for writability and then check `socketError`).
+    /// (wait for writability and then check `connectError`).
     public static func connect(to address: SocketAddress) -> IOResult {
         let fd = gh_socket_nonblocking(Int32(address.family), Int32(SOCK_STREAM.rawValue))
         if fd < 0 { return .failed(errno) }
@@ -113,7 +113,12 @@ public enum Syscalls {
         return .failed(err)
     }
 
-    public static func socketError(_ fd: Int32) -> Int32 { gh_socket_error(fd) }
+    /// The outcome of a non-blocking connect once the socket is writable: 0, or the errno. A
+    /// connect to a local port in the ephemeral range with nothing listening can be given that
+    /// very port as its source and connect to itself (TCP simultaneous open): the gateway would
+    /// read its own request as the response, and hold the port the upstream needs to start.
+    /// That is reported as ECONNREFUSED, what the connect would otherwise have met.
+    public static func connectError(_ fd: Int32) -> Int32 { gh_connect_error(fd) }
 
     /// Binds `fd` to `address`; 0 on success, else errno.
     public static func bind(_ fd: Int32, to address: SocketAddress) -> Int32 {

@@ -39,6 +39,9 @@ int gh_set_int_option(int fd, int level, int name, int value);
 int gh_tcp_nodelay(int fd);
 int gh_reuseport(int fd);
 int gh_socket_error(int fd);
+// The outcome of a non-blocking connect once writable: 0, or an errno (ECONNREFUSED for a socket
+// connected to itself).
+int gh_connect_error(int fd);
 /// read(2), recv(2) and send(2) with MSG_NOSIGNAL, made directly: glibc's own wrappers are
 /// cancellation points, and in a process with threads each call pays a cancel-enable and
 /// -disable around the syscall. The gateway never cancels a thread. Sockets are read with

@@ -190,7 +190,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
             // The upstream closed an idle connection or sent unsolicited bytes: drop it.
             pool.discard(self)
         case .connecting:
-            let code = Syscalls.socketError(fd)
+            let code = Syscalls.connectError(fd)
             if code != 0 || events.contains(.error) || events.contains(.hangup) {
                 report(.refused(code == 0 ? 111 : code))
                 return

@@ -79,7 +79,7 @@ final class KeyFetch: IOHandler, TimerTarget {
     func handleEvents(_ events: EventSet) {
         switch state {
         case .connecting:
-            let code = Syscalls.socketError(fd)
+            let code = Syscalls.connectError(fd)
             guard code == 0 else {
                 return finish(.failure(KeyFetchError("connect to \(url.authority) failed: \(Syscalls.errorText(code))")))
             }

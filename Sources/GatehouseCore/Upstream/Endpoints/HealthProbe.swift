@@ -14,7 +14,7 @@ enum HealthProbe {
         guard case .done(let raw) = Syscalls.connect(to: address) else { return false }
         let fd = Int32(raw)
         defer { Syscalls.close(fd) }
-        guard wait(fd, for: Int16(POLLOUT), until: deadline), Syscalls.socketError(fd) == 0 else { return false }
+        guard wait(fd, for: Int16(POLLOUT), until: deadline), Syscalls.connectError(fd) == 0 else { return false }
         if tcpOnly { return true }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: gatehouse-health\r\nConnection: close\r\n\r\n".utf8)
         var written = 0
