@@ -11,12 +11,17 @@ import Testing
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         let address = SocketAddress(host: "127.0.0.1", port: 0)!
         #expect(Syscalls.bind(fd, to: address) == 0)
+        return (fd, localPort(of: fd))
+    }
+
+    /// The port an IPv4 socket is bound to.
+    static func localPort(of fd: Int32) -> Int {
         var bound = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &bound) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        return (fd, Int(UInt16(bigEndian: bound.sin_port)))
+        return Int(UInt16(bigEndian: bound.sin_port))
     }
 
     /// Starts a connect from `fd` and waits until it is writable (connected or failed).
@@ -44,14 +49,9 @@ import Testing
     @Test func aConnectionToAListenerSucceeds() throws {
         let listener = try Listener.open(host: "127.0.0.1", port: 0)
         defer { Syscalls.close(listener) }
-        var bound = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
         let (fd, _) = Self.boundSocket()
         defer { Syscalls.close(fd) }
-        Self.connect(fd, toPort: Int(UInt16(bigEndian: bound.sin_port)))
+        Self.connect(fd, toPort: Self.localPort(of: listener))
         #expect(Syscalls.connectError(fd) == 0)
     }
 
