@@ -65,7 +65,7 @@ def run(context: ScenarioContext) -> Outcome:
     script = render_to("persisted/request.lua", {"METHOD": "GET", "BODY": ""}, context.work_dir / "cache-get.lua")
     cases = [
         Case(HIT, gatehouse, f"/cached/{CALL}", script=script),
-        Case(REDIS_HIT, gatehouse_redis, f"/cached/{CALL}", script=script),
+        Case(REDIS_HIT, gatehouse_redis, f"/cached/{CALL}", script=script, helper_pids=(redis.measured_pid,)),
         Case(NGINX_HIT, nginx, f"/ops/{CALL}", script=script),
         Case(UNCACHED, gatehouse, f"/ops/{CALL}", script=script),
         Case(MISS, gatehouse, f"/cached/{CALL}", script=script, headers=("Cache-Control: no-cache",)),

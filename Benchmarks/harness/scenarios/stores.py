@@ -66,7 +66,7 @@ def run(context: ScenarioContext) -> Outcome:
     log("stores: every route answers; the Redis route runs its script")
 
     runner = RoundRunner(context.load_settings(), upstream)
-    cases = [Case(row.label, gatehouse, row.path) for row in ROWS]
+    cases = [Case(row.label, gatehouse, row.path, helper_pids=(redis.measured_pid,)) for row in ROWS]
     runner.run_section(SECTION, [BODY_LABEL], {BODY_LABEL: cases}, args.rounds)
 
     context.finish_machine(machine_info)
