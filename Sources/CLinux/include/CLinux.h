@@ -32,6 +32,12 @@ int gh_signalfd_read(int fd);
 /// Blocks the given zero-terminated list of signals in the calling thread (threads created after inherit it).
 int gh_block_signals(const int *signals);
 
+// memory
+/// Has the C allocator keep freed memory for reuse instead of handing it back to the kernel
+/// (`mallopt`): blocks below `mmap_threshold` come from the heap, and a heap keeps up to
+/// `trim_threshold` of free space before it is trimmed. Returns 0 when both were set.
+int gh_keep_freed_memory(size_t mmap_threshold, size_t trim_threshold);
+
 // sockets
 int gh_socket_nonblocking(int domain, int type);
 int gh_accept4(int fd, struct sockaddr_storage *addr, socklen_t *len);

@@ -71,6 +71,7 @@ public final class Gateway: @unchecked Sendable {
                 throw .listen("admin_listen \(adminAddress): \(error)")
             }
         }
+        AllocatorPolicy.keepFreedMemory()
         let shared = SharedServerState(maxConnections: server.maxConnections)
         for (index, fd) in listeners.enumerated() {
             let worker = Worker(index: index, snapshot: snapshot, listenerFD: fd, shared: shared, logFD: logFD)
