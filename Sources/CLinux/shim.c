@@ -192,9 +192,7 @@ int gh_open_unlinked_tmpfile(const char *dir) {
     return fd;
 }
 
-
-int gh_keep_freed_memory(size_t mmap_threshold, size_t trim_threshold) {
-    int mmap_set = mallopt(M_MMAP_THRESHOLD, (int)mmap_threshold);
-    int trim_set = mallopt(M_TRIM_THRESHOLD, (int)trim_threshold);
-    return mmap_set == 1 && trim_set == 1 ? 0 : -1;
+void gh_keep_freed_memory(size_t mmap_threshold, size_t trim_threshold) {
+    mallopt(M_MMAP_THRESHOLD, (int)mmap_threshold);
+    mallopt(M_TRIM_THRESHOLD, (int)trim_threshold);
 }

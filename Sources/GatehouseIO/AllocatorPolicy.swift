@@ -15,6 +15,6 @@ public enum AllocatorPolicy {
     /// Called once before the workers start (after the configuration is read, so what loading
     /// it freed was already returned).
     public static func keepFreedMemory() {
-        _ = gh_keep_freed_memory(mmapThreshold, trimThreshold)
+        gh_keep_freed_memory(mmapThreshold, trimThreshold)
     }
 }

@@ -35,8 +35,8 @@ int gh_block_signals(const int *signals);
 // memory
 /// Has the C allocator keep freed memory for reuse instead of handing it back to the kernel
 /// (`mallopt`): blocks below `mmap_threshold` come from the heap, and a heap keeps up to
-/// `trim_threshold` of free space before it is trimmed. Returns 0 when both were set.
-int gh_keep_freed_memory(size_t mmap_threshold, size_t trim_threshold);
+/// `trim_threshold` of free space before it is trimmed.
+void gh_keep_freed_memory(size_t mmap_threshold, size_t trim_threshold);
 
 // sockets
 int gh_socket_nonblocking(int domain, int type);
