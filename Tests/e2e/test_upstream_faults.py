@@ -8,7 +8,8 @@ import pytest
 
 from support.black_hole import BlackHole
 from support.envelope import assert_raw_envelope
-from support.fault_client import assert_client_connection_serves, through_fault
+from support.fault_client import assert_client_connection_serves, post_bytes, through_fault
+from support.raw_http import RawClient
 from support.gateway import base_config
 from support.ports import free_port
 from support.raw_upstream import never_answer, respond, respond_raw, response_bytes
@@ -206,6 +207,56 @@ def test_close_delimited_body_arrives_whole_and_is_not_reused(gateway, raw_upstr
     with client:
         assert response.status == 200 and response.body == body
         assert_client_connection_serves(client, response)
+    assert_pool_recovers(gateway, raw_upstream, must_be_fresh=True)
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_a_head_sent_before_its_body_goes_out_with_the_body(gateway, raw_upstream, framing):
+    """The upstream sends its head, then its body a moment later (nginx serving a file does: the
+    head with writev, the body with sendfile). The gateway sends the head with the first body
+    bytes, not in a send of its own: the client's first read already holds body bytes."""
+    if framing == "chunked":
+        head = head_bytes(200, [*JSON, ("Transfer-Encoding", "chunked")], "OK")
+        body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(GOOD), GOOD)
+    else:
+        head = head_bytes(200, [*JSON, ("Content-Length", len(GOOD))], "OK")
+        body = GOOD
+    raw_upstream.reset(send_in_pieces(head + body, piece=len(head), pause=0.3, keep_open=True))
+    client = RawClient(gateway.port, timeout=6.0)
+    with client:
+        client.send(post_bytes(b"/raw"))
+        first_read = client.sock.recv(65536)
+        assert b"\r\n\r\n" in first_read, f"the first read holds no whole head: {first_read!r}"
+        assert first_read.split(b"\r\n\r\n", 1)[1], "the head came in a send of its own"
+        client.buffer = first_read
+        response = client.read_response()
+        assert response.status == 200 and response.body == GOOD
+        assert_client_connection_serves(client, response)
+
+
+HEAD_ONLY = head_bytes(200, [*JSON, ("Content-Length", 100)], "OK")
+
+
+def test_a_head_whose_body_never_comes_is_a_502_when_the_upstream_closes(gateway, raw_upstream):
+    """Nothing of the response reached the client (its head waits for body bytes), so the
+    client gets the envelope rather than a head and a reset."""
+    raw_upstream.reset(respond_raw(HEAD_ONLY))
+    response, _, client = through_fault(gateway.port, b"/raw")
+    with client:
+        assert_raw_envelope(response, 502, "UPSTREAM_ERROR")
+        assert_client_connection_serves(client, response)
+    assert_pool_recovers(gateway, raw_upstream, must_be_fresh=True)
+
+
+@pytest.mark.slow
+def test_a_head_whose_body_never_comes_is_a_504_at_the_timeout(gateway, raw_upstream):
+    raw_upstream.reset(send_and_hold(HEAD_ONLY))
+    response, elapsed, client = through_fault(gateway.port, b"/raw")
+    with client:
+        assert_raw_envelope(response, 504, "UPSTREAM_TIMEOUT")
+        assert elapsed <= 2.5
+        assert_client_connection_serves(client, response)
+    time.sleep(0.1)
     assert_pool_recovers(gateway, raw_upstream, must_be_fresh=True)
 
 

@@ -33,8 +33,13 @@ extension Exchange {
                 if !handleResponseHead(response, upstream) { return }
             }
         }
-        if case .holdingResponse = stage,
-           !(holdsHeadForCacheStatus ? releaseHeadHeldForCacheStatus(upstream) : releaseHeldResponse(upstream)) { return }
+        if case .holdingResponse = stage {
+            if headAwaitsBody {
+                if !releaseHeadAwaitingBody(upstream) { return }
+            } else if !(holdsHeadForCacheStatus ? releaseHeadHeldForCacheStatus(upstream) : releaseHeldResponse(upstream)) {
+                return
+            }
+        }
         pumpResponseBody(upstream)
     }
 
@@ -83,6 +88,9 @@ extension Exchange {
             stage = .holdingResponse
         } else if cacheWork?.capture != nil, holdsResponseHeadForCacheStatus(response) {
             stage = .holdingResponse  // response cache: `stored` once the body is in
+        } else if upstream.input.isEmpty && Self.headWaitsForBody(response) {
+            stage = .holdingResponse
+            headAwaitsBody = true
         } else {
             writeResponseHead(response)
         }
@@ -102,6 +110,34 @@ extension Exchange {
         ResponseHeadWriter.write(response, exchange: self, keepAlive: keepAlive && !worker.isDraining,
                                  into: &connection.output)
         if StreamedResponse.isStreamed(response) { beginStream() }
+    }
+
+    // MARK: - A head that came before its body
+
+    /// A head sent apart from its body costs a send, and the client a read, of their own (nginx
+    /// serving a file sends the two apart: the head with writev, the body with sendfile). Like
+    /// nginx's `postpone_output`, the head waits for the first body bytes. Not a streamed
+    /// response: its head goes out at once, whatever follows.
+    private static func headWaitsForBody(_ response: ResponseHead) -> Bool {
+        switch response.framing {
+        case .contentLength(let length): return length > 0 && !StreamedResponse.isStreamed(response)
+        case .chunked: return !StreamedResponse.isStreamed(response)
+        case .none, .closeDelimited: return false
+        }
+    }
+
+    /// True once body bytes are here (the head was written ahead of them). A connection that
+    /// closes first leaves the client without a byte of the response: it gets the 502.
+    private func releaseHeadAwaitingBody(_ upstream: UpstreamConnection) -> Bool {
+        guard upstream.input.isEmpty else {
+            headAwaitsBody = false
+            if let response = responseHead { writeResponseHead(response) }
+            return true
+        }
+        if upstreamEOF {
+            fail(GatewayError(.upstreamError(upstreamStatus: status), "The upstream response was truncated."), outcome: .reset)
+        }
+        return false
     }
 
     // MARK: - map_graphql_errors

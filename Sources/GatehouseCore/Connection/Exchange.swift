@@ -17,7 +17,8 @@ final class Exchange {
         case connecting
         /// The request is with the upstream; no response head yet.
         case forwarding
-        /// `map_graphql_errors`: the response head waits until the body has been classified.
+        /// The response head waits: for the body's classification (`map_graphql_errors`), for
+        /// the cache's verdict (`Cache-Status: stored`), or for the body's first bytes.
         case holdingResponse
         /// The response head is out; the body flows.
         case responding
@@ -138,6 +139,9 @@ final class Exchange {
     /// Set when the gateway gzips this response.
     var gzip: ResponseGzip?
     var upstreamEOF = false
+    /// The response head arrived without any of its body: it waits for the first body bytes and
+    /// goes out with them, not in a send of its own (`Exchange+Response.swift`).
+    var headAwaitsBody = false
     var bytesOut = 0
     var status = 0
     var upstreamStatus: Int?
