@@ -52,9 +52,6 @@ struct CacheCapture {
     /// The header lines, then the body so far.
     private(set) var bytes: [UInt8]
     private(set) var overflowed = false
-    /// The response head waits for the body, so its `Cache-Status` can say `stored`
-    /// (`Exchange+StoredStatus.swift`).
-    var holdsHead = false
     /// Set when the whole body was already judged storable (for `stored`), so it is not judged
     /// twice.
     var bodyAccepted: Bool?

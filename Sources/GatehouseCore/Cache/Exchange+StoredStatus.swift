@@ -16,15 +16,10 @@ extension Exchange {
         case unstorable
     }
 
-    /// After the head was judged: true when it now waits for its body (`stage = .holdingResponse`).
+    /// After the head was judged: true when it waits for its body (`.holdingResponse(until: .cacheVerdict)`).
     func holdsResponseHeadForCacheStatus(_ response: ResponseHead) -> Bool {
-        guard cacheWork?.capture?.overflowed == false, response.framing != .none,
-              !StreamedResponse.isStreamed(response) else { return false }
-        cacheWork?.capture?.holdsHead = true
-        return true
+        cacheWork?.capture?.overflowed == false && response.framing != .none && !StreamedResponse.isStreamed(response)
     }
-
-    var holdsHeadForCacheStatus: Bool { cacheWork?.capture?.holdsHead == true }
 
     /// Called as upstream input arrives while held: true once the head may go (it was written).
     func releaseHeadHeldForCacheStatus(_ upstream: UpstreamConnection) -> Bool {
@@ -34,7 +29,6 @@ extension Exchange {
             if case .length(let length) = responseBody, length <= (cacheWork?.capture?.limit ?? 0) { return false }
             if case .incomplete = heldCacheBody(upstream) { return false }
         }
-        cacheWork?.capture?.holdsHead = false
         return letHeldResponseThrough()
     }
 

@@ -33,12 +33,13 @@ extension Exchange {
                 if !handleResponseHead(response, upstream) { return }
             }
         }
-        if case .holdingResponse = stage {
-            if headAwaitsBody {
-                if !releaseHeadAwaitingBody(upstream) { return }
-            } else if !(holdsHeadForCacheStatus ? releaseHeadHeldForCacheStatus(upstream) : releaseHeldResponse(upstream)) {
-                return
+        if case .holdingResponse(let hold) = stage {
+            let released = switch hold {
+            case .bodyClassified: releaseHeldResponse(upstream)
+            case .cacheVerdict: releaseHeadHeldForCacheStatus(upstream)
+            case .firstBodyBytes: releaseHeadAwaitingBody(upstream)
             }
+            if !released { return }
         }
         pumpResponseBody(upstream)
     }
@@ -85,12 +86,11 @@ extension Exchange {
         }
         if route?.mapGraphQLErrors == true && response.status / 100 == 2 && response.framing != .none
             && UpstreamErrorMapping.hasJSONBody(response) {
-            stage = .holdingResponse
+            stage = .holdingResponse(until: .bodyClassified)
         } else if cacheWork?.capture != nil, holdsResponseHeadForCacheStatus(response) {
-            stage = .holdingResponse  // response cache: `stored` once the body is in
+            stage = .holdingResponse(until: .cacheVerdict)  // response cache: `stored` once the body is in
         } else if upstream.input.isEmpty && Self.headWaitsForBody(response) {
-            stage = .holdingResponse
-            headAwaitsBody = true
+            stage = .holdingResponse(until: .firstBodyBytes)
         } else {
             writeResponseHead(response)
         }
@@ -120,23 +120,21 @@ extension Exchange {
     /// response: its head goes out at once, whatever follows.
     private static func headWaitsForBody(_ response: ResponseHead) -> Bool {
         switch response.framing {
-        case .contentLength(let length): return length > 0 && !StreamedResponse.isStreamed(response)
-        case .chunked: return !StreamedResponse.isStreamed(response)
+        case .contentLength(let length): guard length > 0 else { return false }
+        case .chunked: break
         case .none, .closeDelimited: return false
         }
+        return !StreamedResponse.isStreamed(response)
     }
 
     /// True once body bytes are here (the head was written ahead of them). A connection that
     /// closes first leaves the client without a byte of the response: it gets the 502.
     private func releaseHeadAwaitingBody(_ upstream: UpstreamConnection) -> Bool {
         guard upstream.input.isEmpty else {
-            headAwaitsBody = false
             if let response = responseHead { writeResponseHead(response) }
             return true
         }
-        if upstreamEOF {
-            fail(GatewayError(.upstreamError(upstreamStatus: status), "The upstream response was truncated."), outcome: .reset)
-        }
+        if upstreamEOF { failTruncated() }
         return false
     }
 
@@ -325,8 +323,7 @@ extension Exchange {
         }
         if !responseComplete && upstreamEOF && upstream.input.isEmpty {
             // Truncated: the client has a partial response; it must not take it for a whole one.
-            fail(GatewayError(.upstreamError(upstreamStatus: upstreamStatus), "The upstream response was truncated."),
-                 outcome: .reset)
+            failTruncated()
             return
         }
         if responseComplete {
@@ -344,6 +341,12 @@ extension Exchange {
             upstream.updateInterest(wantRead: client.output.readableCount < Self.highWater)
         }
         client.flushOutput()
+    }
+
+    /// The upstream closed before the end of its response.
+    private func failTruncated() {
+        fail(GatewayError(.upstreamError(upstreamStatus: upstreamStatus), "The upstream response was truncated."),
+             outcome: .reset)
     }
 
     // MARK: - Body delivery

@@ -17,14 +17,24 @@ final class Exchange {
         case connecting
         /// The request is with the upstream; no response head yet.
         case forwarding
-        /// The response head waits: for the body's classification (`map_graphql_errors`), for
-        /// the cache's verdict (`Cache-Status: stored`), or for the body's first bytes.
-        case holdingResponse
+        /// The response head waits (`Exchange+Response.swift`).
+        case holdingResponse(until: ResponseHold)
         /// The response head is out; the body flows.
         case responding
         /// The whole response is queued; finishing once the client has it.
         case responded
         case done
+    }
+
+    /// What a held response head waits for before it goes to the client.
+    enum ResponseHold {
+        /// `map_graphql_errors`: the body's classification.
+        case bodyClassified
+        /// Response cache: the body's verdict, so `Cache-Status` can say `stored`
+        /// (`Exchange+StoredStatus.swift`).
+        case cacheVerdict
+        /// The first body bytes, to go out with them rather than in a send of its own.
+        case firstBodyBytes
     }
 
     /// Body framing of the request as it is read from the client.
@@ -139,9 +149,6 @@ final class Exchange {
     /// Set when the gateway gzips this response.
     var gzip: ResponseGzip?
     var upstreamEOF = false
-    /// The response head arrived without any of its body: it waits for the first body bytes and
-    /// goes out with them, not in a send of its own (`Exchange+Response.swift`).
-    var headAwaitsBody = false
     var bytesOut = 0
     var status = 0
     var upstreamStatus: Int?
