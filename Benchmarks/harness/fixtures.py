@@ -18,6 +18,8 @@ RS_PATH = "/rs/small"
 RS_REMOTE_PATH = "/rs-remote/small"
 JWKS_URL_PATH = "/jwks.json"
 CHECK_PATH = "/check"
+# Echoes what a proxy sent upstream of Gatehouse's per-request headers (gateway_headers.py).
+GATEWAY_CHECK_PATH = "/check-gateway"
 INJECTED_HEADER_VALUE = "secret"
 RS_KEY_ID = "bench-rsa"
 

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import procfs
+from . import gateway_headers, procfs
 from .fixtures import Credentials
 from .services import Service, ServiceGroup, free_ports
 from .templates import render, render_to
@@ -87,13 +87,18 @@ class Peers:
         self.targets["direct"] = self.upstream
         return self.upstream
 
-    def start_nginx(self, template: str = "proxy-nginx.conf", extra: dict | None = None) -> Target:
+    def start_nginx(self, template: str = "proxy-nginx.conf", extra: dict | None = None,
+                    name: str = "nginx", with_gateway_headers: bool = False) -> Target:
+        """`with_gateway_headers`: the standard run's second nginx (gateway_headers.py)."""
         (port,) = free_ports(1)
-        values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port, **(extra or {})}
-        self._make_nginx_temp_dirs("proxy-nginx-temp")
-        conf = render_to(template, values, self.settings.work_dir / "proxy-nginx.conf")
-        service = self.services.start("proxy-nginx", self._nginx_command(conf), port)
-        return self._add(Target("nginx", service, self._nginx_worker(service)))
+        service_name = "proxy-nginx" if name == "nginx" else f"proxy-{name.replace('+', '-')}"
+        values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port,
+                  "NGINX_NAME": service_name, **gateway_headers.nginx_location(with_gateway_headers),
+                  **(extra or {})}
+        self._make_nginx_temp_dirs(f"{service_name}-temp")
+        conf = render_to(template, values, self.settings.work_dir / f"{service_name}.conf")
+        service = self.services.start(service_name, self._nginx_command(conf), port)
+        return self._add(Target(name, service, self._nginx_worker(service)))
 
     def start_haproxy(self, with_jwt: bool) -> Target:
         port, jwt_port = free_ports(2)

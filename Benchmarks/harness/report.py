@@ -3,6 +3,7 @@ terminal and as Markdown for Benchmarks/RESULTS.md."""
 
 from dataclasses import dataclass, field
 
+from . import gateway_headers
 from .idle import IdleResult
 from .rounds import Run, Summary
 from .tables import markdown_table as _markdown_table
@@ -64,13 +65,15 @@ def ratios(report: Report) -> list[tuple[str, float]]:
         gatehouse = report.summary("proxy", body, "gatehouse")
         if gatehouse is None:
             continue
-        for peer in ("nginx", "haproxy", "direct"):
+        for peer in ("nginx", gateway_headers.TARGET, "haproxy", "direct"):
             add(f"{body} req/s gatehouse/{peer}", _ratio(gatehouse.requests_per_second,
                                                          _rps(report, "proxy", body, peer)))
-        nginx = report.summary("proxy", body, "nginx")
-        if nginx:
-            add(f"{body} CPU µs/req gatehouse/nginx", _ratio(gatehouse.cpu_us_per_request, nginx.cpu_us_per_request))
-            add(f"{body} p99 gatehouse/nginx", _ratio(gatehouse.p99_us, nginx.p99_us))
+        # The goals judge the plain nginx; nginx+headers shows the same with equal header work.
+        for peer in ("nginx", gateway_headers.TARGET):
+            nginx = report.summary("proxy", body, peer)
+            if nginx:
+                add(f"{body} CPU µs/req gatehouse/{peer}", _ratio(gatehouse.cpu_us_per_request, nginx.cpu_us_per_request))
+                add(f"{body} p99 gatehouse/{peer}", _ratio(gatehouse.p99_us, nginx.p99_us))
     for proxy in ("gatehouse", "haproxy"):
         for algorithm in ("HS256", "RS256"):
             add(f"JWT req/s {proxy} {algorithm}/none", _ratio(_rps(report, "jwt", "100B", f"{proxy} {algorithm}"),

@@ -1,7 +1,7 @@
 """The standard run: Gatehouse next to nginx and haproxy on bodies of 100 B, 8 KiB and 64 KiB,
 then (full run) JWT routes, one worker against two, and idle keep-alive memory."""
 
-from .. import checks, fixtures, idle, procfs, report
+from .. import checks, fixtures, gateway_headers, idle, procfs, report
 from ..fixtures import BODY_PATHS, HS_PATH, RS_PATH, RS_REMOTE_PATH
 from ..peers import Peers, Target
 from ..rounds import Case, RoundRunner
@@ -13,7 +13,7 @@ NAME = "standard"
 
 def planned_seconds(args) -> float:
     # (cases, bodies) per section: proxy, then jwt and workers in a full run; idle about a minute.
-    sections = [(4, 1)] if args.quick else [(4, 3), (6, 1), (2, 1)]
+    sections = [(5, 1)] if args.quick else [(5, 3), (7, 1), (2, 1)]
     load = sum(cases * bodies * (args.warmup + args.rounds * args.duration) for cases, bodies in sections)
     return load + (0.0 if args.quick else 60.0)
 
@@ -29,6 +29,7 @@ def run(context: ScenarioContext) -> Outcome:
     start_rss = {}
     upstream = peers.start_upstream()
     nginx = peers.start_nginx()
+    nginx_headers = peers.start_nginx(name=gateway_headers.TARGET, with_gateway_headers=True)
     haproxy = peers.start_haproxy(with_jwt=full)
     gatehouse = peers.start_gatehouse("gatehouse", workers=1)
     gatehouse_two = peers.start_gatehouse("gatehouse-2w", workers=2) if full else None
@@ -40,13 +41,15 @@ def run(context: ScenarioContext) -> Outcome:
     jwt_targets = []
     if full:
         jwt_targets = [gatehouse, haproxy] if haproxy.jwt_port else [gatehouse]
-    problems = checks.check_targets(list(peers.targets.values()), bodies, credentials, jwt_targets)
+    # Gatehouse is checked too: the second nginx is there to match what it does.
+    problems = checks.check_targets(list(peers.targets.values()), bodies, credentials, jwt_targets,
+                                    header_targets=[nginx_headers, gatehouse])
     if problems:
         raise SystemExit("bench: the targets do not answer as they must:\n  " + "\n  ".join(problems))
     log("all targets answer correctly")
 
     runner = RoundRunner(context.load_settings(), upstream)
-    proxies = [upstream, nginx, haproxy, gatehouse]
+    proxies = [upstream, nginx, nginx_headers, haproxy, gatehouse]
     body_labels = list(BODY_PATHS) if full else ["100B"]
     runner.run_section("proxy", body_labels,
                        {body: [Case(target.name, target, BODY_PATHS[body]) for target in proxies]
@@ -65,6 +68,8 @@ def run(context: ScenarioContext) -> Outcome:
         mode="quick" if args.quick else "full", command=context.command, machine=machine_info,
         versions=context.versions("nginx", "haproxy", "wrk"),
         settings={"load": f"1 thread, {args.connections} connections, POST of a GraphQL query (conf/post.lua)",
+                  gateway_headers.TARGET: "the nginx peer plus X-Forwarded-For, X-Forwarded-Proto and "
+                                          "X-Request-Id (both ways), as Gatehouse sends (no goal is judged on it)",
                   **context.round_settings()},
         summaries=runner.summaries(), runs=runner.runs, idle=idle_results, start_rss_kib=start_rss,
         notes=context.notes, crashes=runner.crashes)
