@@ -21,7 +21,7 @@ struct CacheResponseFields {
         case cacheControl
     }
 
-    init(_ response: ResponseHead) {
+    init(_ response: borrowing ResponseHead) {
         // Options named in `Connection` are rare: the field-by-field check runs only when there are some.
         let namesOptions = !response.connectionOptions.isEmpty
         response.bytes.withUnsafeBytes { raw in
@@ -62,7 +62,7 @@ struct CacheResponseFields {
 
     /// The kept lines, "Name: value\r\n" each, written into one allocation of their size and
     /// `reserved` bytes more (a capture's body and ETag).
-    func headerBlock(of response: ResponseHead, reservingAfter reserved: Int = 0) -> [UInt8] {
+    func headerBlock(of response: borrowing ResponseHead, reservingAfter reserved: Int = 0) -> [UInt8] {
         guard keptSize + reserved > 0 else { return [] }
         var block = [UInt8].zeroed(count: keptSize, capacity: keptSize + reserved)
         response.bytes.withUnsafeBytes { raw in

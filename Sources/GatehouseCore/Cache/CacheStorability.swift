@@ -38,7 +38,7 @@ enum CacheStorability {
 
     /// The judgement of an upstream response head on `cache`'s route, from its fields as the
     /// cache read them.
-    static func judge(_ response: ResponseHead, _ fields: CacheResponseFields, for cache: CompiledRouteCache) -> Verdict {
+    static func judge(_ response: borrowing ResponseHead, _ fields: CacheResponseFields, for cache: CompiledRouteCache) -> Verdict {
         let head = Head(status: response.status, setsCookie: fields.setsCookie,
                         cacheControl: fields.cacheControl.map { response.bytes[$0] })
         return judge(head, scope: cache.scope, maxAgeSeconds: cache.maxAgeSeconds)

@@ -56,7 +56,7 @@ struct CacheCapture {
     /// twice.
     var bodyAccepted: Bool?
 
-    init(maxAgeSeconds: Int, fields: CacheResponseFields, of response: ResponseHead, limit: Int, expectedLength: Int?) {
+    init(maxAgeSeconds: Int, fields: CacheResponseFields, of response: borrowing ResponseHead, limit: Int, expectedLength: Int?) {
         self.maxAgeSeconds = maxAgeSeconds
         self.limit = limit
         let fitsLimit = expectedLength.map { $0 <= limit } ?? true

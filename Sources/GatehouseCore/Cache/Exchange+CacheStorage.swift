@@ -6,7 +6,7 @@ import GatehouseIO
 /// response path (`Exchange+Response.swift`) call only these functions.
 extension Exchange {
     /// The upstream answered with `response` (a final head): decides whether it may be stored.
-    func cacheResponseHead(_ response: ResponseHead) {
+    func cacheResponseHead(_ response: borrowing ResponseHead) {
         guard let work = cacheWork, work.stores, let cache = work.route else { return }
         let fields = CacheResponseFields(response)
         guard case .store(let maxAge) = CacheStorability.judge(response, fields, for: cache) else { return }
