@@ -42,12 +42,13 @@ free_port() {
     "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-wait_until_listening() { # port what
+wait_until_listening() { # port what log
     for _ in $(seq $((READY_SECONDS * 10))); do
         if curl -s -o /dev/null "http://127.0.0.1:$1/"; then return 0; fi
         sleep 0.1
     done
-    echo "test-sdk: $2 did not answer on port $1 within ${READY_SECONDS}s" >&2
+    echo "test-sdk: $2 did not answer on port $1 within ${READY_SECONDS}s; the end of its output:" >&2
+    tail -n 20 "$3" >&2
     exit 1
 }
 
@@ -65,9 +66,10 @@ fi
     --package GatehouseDemoAPI
 "$SWIFT" build --package-path Tests/SDKEndToEnd --scratch-path "$SCRATCH" -Xswiftc -strict-concurrency=complete -Xswiftc -warnings-as-errors
 
-# The demo: gateway and backend.
+# The demo: gateway, backend and admin listener on free ports, so this runs beside `make demo`.
 demo_port=$(free_port)
-"$BIN" demo --port "$demo_port" > "$work/demo.log" 2>&1 &
+GATEHOUSE_DEMO_BACKEND_PORT=$(free_port) GATEHOUSE_DEMO_ADMIN_PORT=$(free_port) \
+    "$BIN" demo --port "$demo_port" > "$work/demo.log" 2>&1 &
 pids+=($!)
 
 # A gateway in front of an upstream that answers every request with 429 and Retry-After.
@@ -112,9 +114,9 @@ YAML
 "$BIN" run --config "$work/rate-limited.yaml" > "$work/rate-limited.log" 2>&1 &
 pids+=($!)
 
-wait_until_listening "$demo_port" "gatehouse demo"
-wait_until_listening "$upstream_port" "the rate-limited upstream"
-wait_until_listening "$limited_port" "the rate-limited gateway"
+wait_until_listening "$demo_port" "gatehouse demo" "$work/demo.log"
+wait_until_listening "$upstream_port" "the rate-limited upstream" "$work/upstream.log"
+wait_until_listening "$limited_port" "the rate-limited gateway" "$work/rate-limited.log"
 
 if ! "$SCRATCH/debug/SDKEndToEnd" --port "$demo_port" --rate-limited-port "$limited_port"; then
     echo "test-sdk: failed; the demo's log:" >&2

@@ -49,13 +49,19 @@ import Testing
         #expect(routes["/ops/*"]?.persisted == .only)
     }
 
-    @Test func theEnvironmentSetsPortAndSecrets() throws {
+    @Test func theEnvironmentSetsPortsAndSecrets() throws {
         let config = try load(environment: [
             "GATEHOUSE_DEMO_PORT": "18080",
+            "GATEHOUSE_DEMO_ADMIN_PORT": "19901",
+            "GATEHOUSE_DEMO_BACKEND_PORT": "19399",
             "GATEHOUSE_DEMO_SECRET": "another-secret-0123456789abcdef-0123",
             "GATEHOUSE_DEMO_SERVICE_TOKEN": "svc",
         ])
         #expect(config.server.listen == HostPort(host: "127.0.0.1", port: 18080))
+        #expect(config.server.adminListen == HostPort(host: "127.0.0.1", port: 19901))
+        // The backend listens where both of its upstreams point.
+        #expect(config.upstream(named: "demo")?.url.description == "http://127.0.0.1:19399/graphql")
+        #expect(config.upstream(named: "content")?.url.description == "http://127.0.0.1:19399/")
         #expect(config.upstream(named: "demo")?.headers.first?.value == "svc")
         guard case .jwt(let jwt) = config.authProvider(named: "user-jwt")?.kind else {
             Issue.record("user-jwt is not a jwt provider")

@@ -1,14 +1,14 @@
 """`gatehouse demo` end to end: log in on the public door, use the token on the authenticated
 door, and be refused without one or with an expired one (README, "Command line and signals" `demo`, "How a request is handled", "Observability"; README walk).
 
-The demo binds its backend on 127.0.0.1:9399 and its admin listener on 127.0.0.1:9901; the
-module is skipped when either port is taken. Tokens are signed with $GATEHOUSE_DEMO_SECRET.
+The demo's gateway, backend and admin listener run on free ports (`--port`,
+$GATEHOUSE_DEMO_BACKEND_PORT, $GATEHOUSE_DEMO_ADMIN_PORT), so the module runs beside a `make demo`
+on the default ports. Tokens are signed with $GATEHOUSE_DEMO_SECRET.
 """
 
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 
@@ -24,22 +24,13 @@ from support.ports import free_port, port_accepts
 # In the smoke subset (pytest -m smoke): run against the statically linked build too.
 pytestmark = pytest.mark.smoke
 
-BACKEND_PORT = 9399
-ADMIN_PORT = 9901
+BACKEND_PORT = free_port()
+ADMIN_PORT = free_port()
 DEMO_SECRET = "e2e-demo-secret-0123456789abcdefghijklmnop"
 EMAIL = "alice@example.com"
 LOGIN = ("mutation createUserToken($email: String!, $password: String!) "
          "{ createUserToken(email: $email, password: $password) { token } }")
 ME = "query me { me { id } }"
-
-
-def port_is_free(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
 
 
 class Demo:
@@ -55,7 +46,8 @@ class Demo:
         self.process = subprocess.Popen(
             [gatehouse_binary(), "demo", "--port", str(self.port)],
             stdout=self._stdout, stderr=self._stderr, stdin=subprocess.DEVNULL, cwd=REPO_ROOT,
-            env=dict(os.environ, GATEHOUSE_DEMO_SECRET=DEMO_SECRET))
+            env=dict(os.environ, GATEHOUSE_DEMO_SECRET=DEMO_SECRET, GATEHOUSE_DEMO_BACKEND_PORT=str(BACKEND_PORT),
+                     GATEHOUSE_DEMO_ADMIN_PORT=str(ADMIN_PORT)))
         self.client = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=5)
 
     def wait_ready(self, timeout: float = 10.0) -> None:
@@ -100,9 +92,6 @@ class Demo:
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    busy = [port for port in (BACKEND_PORT, ADMIN_PORT) if not port_is_free(port)]
-    if busy:
-        pytest.skip(f"gatehouse demo needs 127.0.0.1 ports {busy}, which are taken")
     running = Demo(tmp_path_factory.mktemp("demo"))
     try:
         running.wait_ready()
