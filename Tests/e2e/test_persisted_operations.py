@@ -274,11 +274,34 @@ def test_non_listed_name_is_403(client, movies, name):
     assert_nothing_sent(movies)
 
 
-def test_allow_list_on_an_allow_route_checks_free_form_names(client, movies):
-    listed = post_json(client, "/listed", {"query": "query searchMovies { search(text: \"Heat\") { key } }"})
-    assert listed.status_code == 200, listed.text
-    assert listed.json() == {"data": {"search": [{"key": "m2"}]}}
+def test_allow_list_on_an_allow_route_passes_the_stored_text(client, movies):
+    """Free-form text passes when it is the stored document of a listed name: the same tokens,
+    whatever the white space, commas and comments."""
     movies.clear()
+    reformatted = "# the client's own copy\n" + " ".join(stored_text("searchMovies").split()).replace(") {", "){,")
+    listed = post_json(client, "/listed", {"query": reformatted, "variables": {"text": "Heat"}})
+    assert listed.status_code == 200, listed.text
+    assert listed.json()["data"]["search"][0]["key"] == "m2"
+    assert movies.only_request()["json"]["query"] == reformatted, "the text is forwarded as the client sent it"
+
+
+@pytest.mark.parametrize("query", [
+    # The listed name on another document: a name proves nothing about what the text does.
+    "query searchMovies { search(text: \"Heat\") { key } }",
+    "mutation searchMovies { createMovie(title: \"pwned\") { key } }",
+    "query searchMovies { appsetting { cdnUrl } }",
+    # The stored document with one field more, or with another operation beside it.
+    stored_text("searchMovies").replace("rating\n", "rating\n    genre\n"),
+    stored_text("searchMovies") + "\nmutation createMovie { createMovie(title: \"x\") { key } }",
+])
+def test_allow_list_refuses_other_text_under_a_listed_name(client, movies, query):
+    response = post_json(client, "/listed", {"query": query, "operationName": "searchMovies"})
+    assert_httpx_envelope(response, 403, "OPERATION_NOT_ALLOWED", source="gateway")
+    assert "stored document" in response.json()["errors"][0]["message"]
+    assert_nothing_sent(movies)
+
+
+def test_allow_list_on_an_allow_route_checks_free_form_names(client, movies):
     unlisted = post_json(client, "/listed", {"query": "query appsetting { appsetting { cdnUrl } }"})
     assert_httpx_envelope(unlisted, 403, "OPERATION_NOT_ALLOWED", source="gateway")
     anonymous = post_json(client, "/listed", {"query": "{ appsetting { cdnUrl } }"})

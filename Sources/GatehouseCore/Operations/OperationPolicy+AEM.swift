@@ -8,7 +8,7 @@ extension OperationPolicy {
 
     // MARK: - AEM upstreams
 
-    func decideAEM(_ call: OperationCall, pathName: String?) -> OperationDecision {
+    func decideAEM(_ call: OperationCall, pathName: String?, registry: OperationRegistry) -> OperationDecision {
         if let pathName {
             guard !pathName.contains("/") else {
                 return .refuse(GatewayError(.notFound, "No operation at this path"))
@@ -29,10 +29,12 @@ extension OperationPolicy {
             guard hashMatches(reference, query: query) else {
                 return .refuse(GatewayError(.badRequest, "provided sha does not match query"))
             }
-            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet)
+            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet,
+                                  registry: registry)
         }
         if let query = call.query {
-            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet)
+            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet,
+                                  registry: registry)
         }
         if let name = call.operationName {
             return callAEM(name, call: call)

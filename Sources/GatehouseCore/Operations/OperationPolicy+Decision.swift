@@ -8,6 +8,9 @@ import GatehouseHTTP
 //   unchanged for the upstream to answer; with `only` or an `operations` list it is a 400.
 // - `persisted: off` translates nothing; an `operations` list is still enforced on the name the
 //   request executes (its `operationName`, or the operation its query text selects).
+// - Query text passes an `operations` list only when it is the stored document of an allowed
+//   name (`GraphQLSameDocument`: the same tokens). The name alone proves nothing: any text can
+//   call itself `appsetting`. So text for a name the gateway holds no document of is refused.
 // - A call by name (body `operationName` without `query`) that the gateway does not hold is a
 //   400 "Unknown operation" on `only`; on `allow` it is forwarded unchanged, since the upstream
 //   may hold operations of its own. A GET path naming no operation on `only` is a 404.
@@ -26,7 +29,7 @@ extension OperationPolicy {
                        body: UnsafeRawBufferPointer?, registry: OperationRegistry) -> OperationDecision {
         guard inspectsRequests else { return .forwardUnchanged }
         if persisted == .off {
-            return enforceAllowList(method: method, query: query, body: body)
+            return enforceAllowList(method: method, query: query, body: body, registry: registry)
         }
         let remainder = pathRemainder.flatMap { $0.isEmpty ? nil : $0 }
         if upstreamKind == .aem, let remainder, remainder.hasPrefix(OperationPolicy.aemExecutePrefix) {
@@ -50,7 +53,7 @@ extension OperationPolicy {
         case .graphql:
             return decideGraphQL(call, pathName: pathName, registry: registry)
         case .aem:
-            return decideAEM(call, pathName: pathName)
+            return decideAEM(call, pathName: pathName, registry: registry)
         }
     }
 
@@ -63,14 +66,29 @@ extension OperationPolicy {
 
     /// Free-form query text. `only` refuses it; otherwise it is forwarded unchanged, after the
     /// `operations` list (when there is one) has approved the operation the document executes.
-    func decideFreeForm(query: String, operationName: String?, isGet: Bool) -> OperationDecision {
+    func decideFreeForm(query: String, operationName: String?, isGet: Bool,
+                        registry: OperationRegistry) -> OperationDecision {
         if persisted == .only {
             return .refuse(GatewayError(.operationNotAllowed, "Only persisted operations are allowed on this route"))
         }
         guard allowList != nil else { return .forwardUnchanged }
+        return approveText(query, operationName: operationName, isGet: isGet, registry: registry)
+    }
+
+    /// Query text on a route with an `operations` list: the operation it executes must be
+    /// allowed, and the text must be that operation's stored document.
+    private func approveText(_ query: String, operationName: String?, isGet: Bool,
+                             registry: OperationRegistry) -> OperationDecision {
         switch executedOperation(query: query, operationName: operationName) {
         case .success(let operation):
             guard allows(operation.name) else { return .refuse(notAllowed(operation.name)) }
+            guard let name = operation.name, let stored = registry.operation(named: name),
+                  GraphQLSameDocument.compare(Array(query.utf8), stored.textBytes)
+            else {
+                return .refuse(GatewayError(.operationNotAllowed,
+                    "Operation \"\(operation.name ?? "")\" is allowed on this route only as the gateway's stored document; "
+                        + "send its operationName without query text"))
+            }
             if isGet && operation.kind == .mutation { return .refuse(mutationOverGet()) }
             return .forwardUnchanged
         case .failure(let error):
@@ -111,7 +129,7 @@ extension OperationPolicy {
 
     /// Nothing is translated; only the `operations` list is enforced on the executed name.
     private func enforceAllowList(method: RequestMethod, query: ArraySlice<UInt8>?,
-                                  body: UnsafeRawBufferPointer?) -> OperationDecision {
+                                  body: UnsafeRawBufferPointer?, registry: OperationRegistry) -> OperationDecision {
         let call: OperationCall
         switch OperationCall.from(method: method, query: query, body: body) {
         case .success(let parsed): call = parsed
@@ -120,13 +138,6 @@ extension OperationPolicy {
         guard let text = call.query else {
             return allows(call.operationName) ? .forwardUnchanged : .refuse(notAllowed(call.operationName))
         }
-        switch executedOperation(query: text, operationName: call.operationName) {
-        case .success(let operation):
-            guard allows(operation.name) else { return .refuse(notAllowed(operation.name)) }
-            if call.isGet && operation.kind == .mutation { return .refuse(mutationOverGet()) }
-            return .forwardUnchanged
-        case .failure(let error):
-            return .refuse(error)
-        }
+        return approveText(text, operationName: call.operationName, isGet: call.isGet, registry: registry)
     }
 }

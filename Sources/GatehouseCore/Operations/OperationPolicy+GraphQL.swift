@@ -22,7 +22,8 @@ extension OperationPolicy {
             return callByHash(reference, call: call, registry: registry)
         }
         if let query = call.query {
-            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet)
+            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet,
+                                  registry: registry)
         }
         if let name = call.operationName {
             return callByName(name, call: call, registry: registry)
@@ -67,7 +68,8 @@ extension OperationPolicy {
                 return callStored(operation, call: call)
             }
             // An APQ registration of text the gateway does not hold: free-form text after all.
-            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet)
+            return decideFreeForm(query: query, operationName: call.operationName, isGet: call.isGet,
+                                  registry: registry)
         }
         guard let operation = registry.operation(sha256Hex: reference.sha256Hash) else {
             return persistedQueryNotFound()

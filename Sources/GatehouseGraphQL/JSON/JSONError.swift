@@ -9,4 +9,9 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(message) at byte \(offset)" }
+
+    static let duplicateKeyMessage = "duplicate object key"
+
+    /// The reader refused an object naming a key twice (`rejectDuplicateKeys`).
+    public var isDuplicateKey: Bool { message == Self.duplicateKeyMessage }
 }

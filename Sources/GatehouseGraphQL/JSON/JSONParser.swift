@@ -143,7 +143,7 @@ struct JSONParser {
             ? seenKeys?.insert(key).inserted == false
             : members.contains { $0.key == key }
         if isDuplicate {
-            throw JSONError(message: "duplicate object key", offset: offset)
+            throw JSONError(message: JSONError.duplicateKeyMessage, offset: offset)
         }
     }
 

@@ -84,11 +84,12 @@ public struct GraphQLGetRequest: Sendable, Equatable {
         parse(query: Array(query.utf8)[...])
     }
 
-    /// A JSON object (or `null`, or nothing) given as a query parameter.
+    /// A JSON object (or `null`, or nothing) given as a query parameter; one naming a key twice is
+    /// refused, as in a POST body (`GraphQLRequestBody.parse`).
     private static func jsonObject(_ text: String, parameter: String) -> Result<JSONObject?, GraphQLRequestError> {
         if text.isEmpty { return .success(nil) }
         let invalid = GraphQLRequestError("Query parameter \"\(parameter)\" must be a JSON object")
-        guard let value = try? JSONReader.parse(text) else { return .failure(invalid) }
+        guard let value = try? JSONReader.parse(text, rejectDuplicateKeys: true) else { return .failure(invalid) }
         if value.isNull { return .success(nil) }
         guard let object = value.objectValue else { return .failure(invalid) }
         return .success(object)

@@ -19,11 +19,17 @@ public struct GraphQLRequestBody: Sendable, Equatable {
 
     // MARK: - Parsing
 
+    /// An object that names a key twice is refused, at any depth: readers disagree on which copy
+    /// counts (the last here, the first in some servers), so an allow-list or a cache key could
+    /// judge one `query` or variable while the upstream runs the other.
     public static func parse(_ body: UnsafeRawBufferPointer) -> Result<GraphQLRequestBody, GraphQLRequestError> {
         let document: JSONValue
         do {
-            document = try JSONReader.parse(body)
+            document = try JSONReader.parse(body, rejectDuplicateKeys: true)
         } catch {
+            if error.isDuplicateKey {
+                return .failure(GraphQLRequestError("Request body is not valid GraphQL JSON: an object names the same key twice"))
+            }
             return .failure(GraphQLRequestError("Request body is not valid JSON"))
         }
         guard let object = document.objectValue else {

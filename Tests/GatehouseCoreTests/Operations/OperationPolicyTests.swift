@@ -25,13 +25,18 @@ private let listMoviesHash = PersistedQueryHash.sha256Hex(listMoviesText)
 private let unknownHash = String(repeating: "0", count: 64)
 private let freeFormText = "query freeForm { movies { title } }"
 private let freeFormHash = PersistedQueryHash.sha256Hex(freeFormText)
+/// The stored listMoviesByGenre as a client may write it: other white space, commas, a comment.
+private let listMoviesReformatted = #"# mine\nquery listMoviesByGenre($genre: Genre!, $limit: Int = 10),{\n  "#
+    + "movies(genre: $genre, limit: $limit){ title, } }"
+private let notStored = "403 OPERATION_NOT_ALLOWED: Operation \"listMoviesByGenre\" is allowed on this route only as the "
+    + "gateway's stored document; send its operationName without query text"
 
 private let off = OperationPolicy(persisted: .off)
 private let allow = OperationPolicy(persisted: .allow)
 private let only = OperationPolicy(persisted: .only)
-private let allowListed = OperationPolicy(persisted: .allow, allowList: ["listMoviesByGenre", "freeForm"])
+private let allowListed = OperationPolicy(persisted: .allow, allowList: ["listMoviesByGenre", "createUserToken", "freeForm"])
 private let onlyListed = OperationPolicy(persisted: .only, allowList: ["listMoviesByGenre"])
-private let offListed = OperationPolicy(persisted: .off, allowList: ["freeForm"])
+private let offListed = OperationPolicy(persisted: .off, allowList: ["listMoviesByGenre", "freeForm"])
 private let aem = OperationPolicy(persisted: .allow, upstreamKind: .aem, aemConfig: "wknd-shared")
 private let aemOnly = OperationPolicy(persisted: .only, allowList: ["adventures-all", "by-slug"],
                                       upstreamKind: .aem, aemConfig: "wknd-shared")
@@ -106,8 +111,14 @@ let decisionCases: [DecisionCase] = [
     // persisted: off
     .init(label: "off forwards anything", policy: off, body: "not json", expected: "forward"),
     .init(label: "off ignores names", policy: off, body: #"{"operationName":"listMoviesByGenre"}"#, expected: "forward"),
-    .init(label: "off with a list: listed free-form", policy: offListed, body: #"{"query":"\#(freeFormText)"}"#,
-          expected: "forward"),
+    .init(label: "off with a list: the stored text", policy: offListed,
+          body: #"{"query":"\#(listMoviesReformatted)"}"#, expected: "forward"),
+    .init(label: "off with a list: other text under a listed name", policy: offListed,
+          body: #"{"query":"query listMoviesByGenre { createMovie { key } }"}"#, expected: notStored),
+    .init(label: "off with a list: a listed name the gateway holds no text of", policy: offListed,
+          body: #"{"query":"\#(freeFormText)"}"#,
+          expected: "403 OPERATION_NOT_ALLOWED: Operation \"freeForm\" is allowed on this route only as the gateway's "
+              + "stored document; send its operationName without query text"),
     .init(label: "off with a list: unlisted free-form", policy: offListed, body: #"{"query":"{ a }"}"#,
           expected: "403 OPERATION_NOT_ALLOWED: Anonymous operations are not allowed on this route"),
     .init(label: "off with a list: unlisted name", policy: offListed, body: #"{"operationName":"other"}"#,
@@ -144,9 +155,16 @@ let decisionCases: [DecisionCase] = [
     .init(label: "allow: other methods pass", policy: allow, method: .other, expected: "forward"),
 
     // allow with an operations list
-    .init(label: "list: listed free-form", policy: allowListed, body: #"{"query":"\#(freeFormText)"}"#, expected: "forward"),
-    .init(label: "list: free-form picks by operationName", policy: allowListed,
-          body: #"{"query":"query a { x } query freeForm { y }","operationName":"freeForm"}"#, expected: "forward"),
+    .init(label: "list: the stored text", policy: allowListed, body: #"{"query":"\#(listMoviesReformatted)"}"#,
+          expected: "forward"),
+    .init(label: "list: other text under a listed name", policy: allowListed,
+          body: #"{"query":"mutation listMoviesByGenre { createMovie(title: \"x\") { key } }"}"#, expected: notStored),
+    .init(label: "list: the stored text with a field more", policy: allowListed,
+          body: #"{"query":"query listMoviesByGenre($genre: Genre!, $limit: Int = 10) { movies(genre: $genre, limit: $limit) { title year } }"}"#,
+          expected: notStored),
+    .init(label: "list: the stored text beside another operation", policy: allowListed,
+          body: #"{"query":"\#(listMoviesText) query freeForm { y }","operationName":"listMoviesByGenre"}"#,
+          expected: notStored),
     .init(label: "list: unlisted free-form", policy: allowListed,
           body: #"{"query":"query a { x } query freeForm { y }","operationName":"a"}"#,
           expected: "403 OPERATION_NOT_ALLOWED: Operation \"a\" is not allowed on this route"),
@@ -160,7 +178,8 @@ let decisionCases: [DecisionCase] = [
           body: "{\(apq(PersistedQueryHash.sha256Hex(appSettingText)))}",
           expected: "403 OPERATION_NOT_ALLOWED: Operation \"appSetting\" is not allowed on this route"),
     .init(label: "list: free-form mutation over GET", policy: allowListed, method: .get,
-          query: "query=mutation%20freeForm%20%7B%20x%20%7D", expected: "405 allow POST: Mutations cannot be sent with GET; use POST"),
+          query: "query=" + createTokenText.replacingPercentEncodable(),
+          expected: "405 allow POST: Mutations cannot be sent with GET; use POST"),
     .init(label: "list: unreadable body", policy: allowListed, body: "nope", expected: "400: Request body is not valid JSON"),
     .init(label: "list: empty body", policy: allowListed, body: "", expected: "400: Request body is required"),
     .init(label: "list: other methods", policy: allowListed, method: .other,

@@ -47,6 +47,13 @@ private let hash = String(repeating: "ab", count: 32)
                         "\"extensions.persistedQuery.sha256Hash\" must be a string"))),
     RequestBodyCase(body: #"{"extensions":{"persistedQuery":{"version":2,"sha256Hash":"x"}}}"#,
                     expected: .failure(GraphQLRequestError("Unsupported persisted query version"))),
+    // A key named twice, at any depth: which copy counts is up to the reader.
+    RequestBodyCase(body: #"{"query":"query a { a }","query":"query b { b }"}"#,
+                    expected: .failure(GraphQLRequestError(
+                        "Request body is not valid GraphQL JSON: an object names the same key twice"))),
+    RequestBodyCase(body: #"{"query":"{ a }","variables":{"n":1,"n":2}}"#,
+                    expected: .failure(GraphQLRequestError(
+                        "Request body is not valid GraphQL JSON: an object names the same key twice"))),
 ])
 func decodesRequestBodies(_ testCase: RequestBodyCase) {
     let result = Array(testCase.body.utf8).withUnsafeBytes { GraphQLRequestBody.parse($0) }
@@ -68,6 +75,8 @@ struct GetRequestCase: Sendable, CustomTestStringConvertible {
     GetRequestCase(query: "query={+a+}", expected: .success(GraphQLGetRequest(query: "{ a }"))),
     GetRequestCase(query: "variables=%7B%22n%22%3A1%7D", expected: .success(GraphQLGetRequest(variables: ["n": .number("1")]))),
     GetRequestCase(query: "variables=&extensions=null", expected: .success(GraphQLGetRequest())),
+    GetRequestCase(query: "variables=%7B%22n%22%3A1%2C%22n%22%3A2%7D", expected: .failure(GraphQLRequestError(
+        "Query parameter \"variables\" must be a JSON object"))),
     GetRequestCase(query: "extensions=%7B%22persistedQuery%22%3A%7B%22version%22%3A1%2C%22sha256Hash%22%3A%22abc%22%7D%7D",
                    expected: .success(GraphQLGetRequest(
                        extensions: ["persistedQuery": .object(["version": .number("1"), "sha256Hash": .string("abc")])],
