@@ -199,6 +199,19 @@ def test_public_door_refuses_other_operations(demo):
     assert_httpx_envelope(response, 403, "OPERATION_NOT_ALLOWED", source="gateway")
 
 
+@pytest.mark.parametrize("query", [
+    'mutation createUserToken { createMovie(title: "via the public door", genre: "drama", year: 2020) { key } }',
+    'query appsetting { listMoviesByGenre(genre: "drama") { title } }',
+    "query appsetting { me { id } }",
+])
+def test_public_door_refuses_other_text_under_an_allowed_name(demo, token, query):
+    """The allow-list holds documents, not names: any text can call itself appsetting."""
+    response = post(demo, "/graphql/noauth", query)
+    assert_httpx_envelope(response, 403, "OPERATION_NOT_ALLOWED", source="gateway")
+    movies = post(demo, "/graphql", '{ listMoviesByGenre(genre: "drama", limit: 50) { title } }', token=token)
+    assert movies.status_code == 200 and "via the public door" not in movies.text
+
+
 def test_aem_adventure_by_name(demo, token):
     response = demo.client.get("/content/adventure-by-slug", params={"slug": "bali-surf-camp"},
                                headers={"Authorization": f"Bearer {token}"})
