@@ -41,6 +41,8 @@ def gateway(module_gateways, graphql_upstream, raw_upstream, black_hole):
         },
         routes=[
             {"path": "/raw", "upstream": "raw", "auth": "none"},
+            {"path": "/raw-mapped", "upstream": "raw", "auth": "none", "map_graphql_errors": True},
+            {"path": "/raw-cached", "upstream": "raw", "auth": "none", "cache": {"max_age": "30s"}},
             {"path": "/drip", "upstream": "drip", "auth": "none"},
             {"path": "/hole", "upstream": "hole", "auth": "none"},
             {"path": "/refused", "upstream": "refused", "auth": "none"},
@@ -178,6 +180,32 @@ def test_body_cut_short_is_502_or_an_aborted_connection(gateway, raw_upstream, b
     with client:
         if response is not None:
             assert_raw_envelope(response, 502, "UPSTREAM_ERROR")
+        assert_client_connection_serves(client, response)
+    assert_pool_recovers(gateway, raw_upstream, must_be_fresh=True)
+
+
+# A map_graphql_errors route reads the whole body before the head goes out, and so does a cache
+# miss that may be stored (its `Cache-Status` says `stored` only of a whole, storable body).
+HELD_CUT_SHORT = {
+    "close-during-body": respond_raw(head_bytes(200, [*JSON, ("Content-Length", 100)], "OK")
+                                     + b'{"data":{"ok":true}}'),
+    "close-during-chunked-body": respond_raw(head_bytes(200, [*JSON, ("Transfer-Encoding", "chunked")], "OK")
+                                             + b'8\r\n{"data":\r\n'),
+}
+NAMED_QUERY = b'{"query":"query hello { hello }"}'
+
+
+@pytest.mark.parametrize("route", [b"/raw-mapped", b"/raw-cached"], ids=["map_graphql_errors", "cache-miss"])
+@pytest.mark.parametrize("behavior", HELD_CUT_SHORT.values(), ids=HELD_CUT_SHORT.keys())
+def test_a_held_response_cut_short_is_a_502(gateway, raw_upstream, route, behavior):
+    """Nothing of the held response reached the client when the upstream closed, so the client
+    gets the envelope rather than a head and a reset."""
+    raw_upstream.reset(behavior)
+    client = RawClient(gateway.port, timeout=6)
+    client.send(post_bytes(route, NAMED_QUERY))
+    response = client.read_response(timeout=6)
+    with client:
+        assert_raw_envelope(response, 502, "UPSTREAM_ERROR")
         assert_client_connection_serves(client, response)
     assert_pool_recovers(gateway, raw_upstream, must_be_fresh=True)
 

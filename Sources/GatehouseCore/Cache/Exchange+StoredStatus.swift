@@ -23,11 +23,16 @@ extension Exchange {
 
     /// Called as upstream input arrives while held: true once the head may go (it was written).
     func releaseHeadHeldForCacheStatus(_ upstream: UpstreamConnection) -> Bool {
-        if !heldBodyIsWhole(upstream), !upstreamEOF {
-            // A Content-Length body within the limit is whole once that many bytes are held:
-            // counted, not copied.
-            if case .length(let length) = responseBody, length <= (cacheWork?.capture?.limit ?? 0) { return false }
-            if case .incomplete = heldCacheBody(upstream) { return false }
+        if !heldBodyIsWhole(upstream) {
+            if upstreamEOF {
+                // Cut short: nothing of the response went out yet, so the client gets the envelope.
+                if case .incomplete = heldCacheBody(upstream) { return failTruncated() }
+            } else {
+                // A Content-Length body within the limit is whole once that many bytes are held:
+                // counted, not copied.
+                if case .length(let length) = responseBody, length <= (cacheWork?.capture?.limit ?? 0) { return false }
+                if case .incomplete = heldCacheBody(upstream) { return false }
+            }
         }
         return letHeldResponseThrough()
     }

@@ -197,7 +197,9 @@ extension Exchange {
             body = raw
         }
         guard let body else {
-            if upstreamEOF || held.count > holdLimit { return letHeldResponseThrough() }
+            // Cut short: nothing of the response went out yet, so the client gets the envelope.
+            if upstreamEOF { return failTruncated() }
+            if held.count > holdLimit { return letHeldResponseThrough() }
             return false  // wait for the rest
         }
         if let refusal = body.withUnsafeBytes({ GraphQLErrorClassifier.classify($0) }) {
@@ -344,9 +346,12 @@ extension Exchange {
     }
 
     /// The upstream closed before the end of its response.
-    private func failTruncated() {
+    /// The upstream closed before the whole body came. False: the response does not stream on.
+    @discardableResult
+    func failTruncated() -> Bool {
         fail(GatewayError(.upstreamError(upstreamStatus: upstreamStatus), "The upstream response was truncated."),
              outcome: .reset)
+        return false
     }
 
     // MARK: - Body delivery
