@@ -142,6 +142,18 @@ def test_http10_with_keep_alive_stays_open(gateway):
             assert "keep-alive" in (response.header("connection") or "").lower()
 
 
+def test_http10_with_keep_alive_is_told_so_by_a_gateway_made_answer(gateway):
+    """A 404 envelope keeps the connection too, and says so: an HTTP/1.0 client assumes it
+    closes otherwise."""
+    with RawClient(gateway.port) as client:
+        client.send(b"GET /no-such-route HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        response = client.read_response()
+        assert response.status == 404
+        assert (response.header("connection") or "").lower() == "keep-alive"
+        client.send(hello_get("after", version="HTTP/1.0", extra="Connection: keep-alive\r\n"))
+        assert greeting(client.read_response()) == "Hello, after!"
+
+
 def test_http10_client_gets_an_unchunked_copy_of_a_chunked_upstream_response(gateway):
     with RawClient(gateway.port, timeout=20) as client:
         client.send(b"GET /blob?size=300000&chunked=1 HTTP/1.0\r\nHost: gatehouse.test\r\n\r\n")

@@ -29,8 +29,8 @@ extension Exchange {
         dropBodyInInput()
         stage = .responded
         ErrorEnvelope.render(error, requestID: requestID, keepAlive: keepAlive && !worker.isDraining,
-                             headRequest: head.methodKind == .head, extraFields: appendExtraFields,
-                             into: &connection.output)
+                             announceKeepAlive: head.version == .http10, headRequest: head.methodKind == .head,
+                             extraFields: appendExtraFields, into: &connection.output)
         connection.flushOutput()
     }
 

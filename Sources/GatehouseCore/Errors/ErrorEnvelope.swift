@@ -77,9 +77,11 @@ public enum ErrorEnvelope {
     }
 
     /// Appends the whole response (head and, unless `headRequest`, body) to `out`.
-    /// `extraFields` appends complete "Name: value\r\n" lines to the head.
-    public static func render(_ error: GatewayError, requestID: RequestID, keepAlive: Bool, headRequest: Bool,
-                              extraFields: (inout ByteBuffer) -> Void = { _ in }, into out: inout ByteBuffer) {
+    /// `extraFields` appends complete "Name: value\r\n" lines to the head. A kept connection is
+    /// said so when `announceKeepAlive` (an HTTP/1.0 client assumes it closes otherwise).
+    public static func render(_ error: GatewayError, requestID: RequestID, keepAlive: Bool, announceKeepAlive: Bool = false,
+                              headRequest: Bool, extraFields: (inout ByteBuffer) -> Void = { _ in },
+                              into out: inout ByteBuffer) {
         let mapping = mapping(for: error.kind)
         let body = body(for: error, requestID: requestID)
         out.append("HTTP/1.1 ")
@@ -110,7 +112,13 @@ public enum ErrorEnvelope {
         }
         out.append("\r\n")
         extraFields(&out)
-        out.append(keepAlive ? "\r\n" : "Connection: close\r\n\r\n")
+        if !keepAlive {
+            out.append("Connection: close\r\n\r\n")
+        } else if announceKeepAlive {
+            out.append("Connection: keep-alive\r\n\r\n")
+        } else {
+            out.append("\r\n")
+        }
         if !headRequest { out.append(body) }
     }
 }
