@@ -150,6 +150,7 @@ def test_only_if_cached_miss_is_504_cache_miss(client):
     assert response.status_code == 504
     extensions = response.json()["errors"][0]["extensions"]
     assert extensions["code"] == "CACHE_MISS" and extensions["retryable"] is False
+    assert response.headers["Cache-Status"] == "gatehouse; detail=only-if-cached"
 
 
 def test_only_if_cached_hit_is_served(client):

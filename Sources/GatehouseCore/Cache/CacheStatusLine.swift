@@ -15,6 +15,9 @@ struct CacheStatusLine: Equatable {
         case miss
         /// The request asked for the server's answer (`no-cache`).
         case request
+        /// Not forwarded: the request allowed only a stored answer (`only-if-cached`) and none
+        /// was fresh, so it got the 504 `CACHE_MISS`.
+        case onlyIfCached
     }
 
     var forward: Forward
@@ -30,6 +33,7 @@ struct CacheStatusLine: Equatable {
         case (.miss, true): "Cache-Status: gatehouse; fwd=miss; stored\r\n"
         case (.request, false): "Cache-Status: gatehouse; fwd=request\r\n"
         case (.request, true): "Cache-Status: gatehouse; fwd=request; stored\r\n"
+        case (.onlyIfCached, _): "Cache-Status: gatehouse; detail=only-if-cached\r\n"
         }
     }
 

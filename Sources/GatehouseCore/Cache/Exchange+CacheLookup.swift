@@ -29,6 +29,7 @@ extension Exchange: CacheLookupWaiter {
         switch lookup.policy {
         case .cacheOnly:
             cache.count(.miss)
+            cacheStatusLine = CacheStatusLine(forward: .onlyIfCached)
             return .respond(GatewayError(.cacheMiss, CachePhase.nothingCachedMessage))
         case .serverOnly:
             cache.count(.miss)
