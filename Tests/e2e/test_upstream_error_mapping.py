@@ -3,6 +3,7 @@ through (JSON errors), and the pool copes with an upstream that closes idle conn
 busy; the client connection survives each. Transport faults are in test_upstream_faults.py."""
 
 import time
+from email.utils import formatdate
 from urllib.parse import quote
 
 import pytest
@@ -94,6 +95,17 @@ def test_upstream_429_is_rate_limited_with_retry_after(gateway, raw_upstream):
         assert response.header("retry-after") == "7"
         assert extensions["retryAfter"] == 7
         assert extensions["retryable"] is True
+        assert_connection_still_serves(client, response)
+
+
+def test_upstream_429_with_an_http_date_is_the_seconds_until_it(gateway, raw_upstream):
+    in_a_minute = formatdate(time.time() + 60, usegmt=True)
+    raw_upstream.reset(respond(429, b'{"message":"slow down"}', [*JSON, ("Retry-After", in_a_minute)]))
+    response, _, client = fault(gateway)
+    with client:
+        extensions = assert_raw_envelope(response, 429, "RATE_LIMITED", source="upstream")
+        assert 55 <= extensions["retryAfter"] <= 61, in_a_minute
+        assert response.header("retry-after") == str(extensions["retryAfter"])
         assert_connection_still_serves(client, response)
 
 

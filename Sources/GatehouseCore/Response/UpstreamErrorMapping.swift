@@ -1,3 +1,4 @@
+import Glibc
 import GatehouseHTTP
 
 /// Which upstream responses become gateway envelopes. 401, 403 and 429 always do;
@@ -21,17 +22,20 @@ enum UpstreamErrorMapping {
         }
     }
 
-    /// `Retry-After` in delta-seconds (an HTTP-date is not passed on).
-    static func retryAfter(_ response: ResponseHead) -> Int? {
-        guard let range = response.headerValue(named: HeaderNames.retryAfter), range.count > 0, range.count <= 9 else {
-            return nil
-        }
-        var value = 0
-        for byte in response.bytes[range] {
+    /// `Retry-After` as delta-seconds: given so, or an HTTP-date turned into the seconds from
+    /// `now` (wall-clock seconds since the epoch; a date already past is 0). Anything else is
+    /// treated as absent.
+    static func retryAfter(_ response: ResponseHead, now: () -> Int = { Int(time(nil)) }) -> Int? {
+        guard let range = response.headerValue(named: HeaderNames.retryAfter), range.count > 0 else { return nil }
+        let value = response.bytes[range]
+        if let date = HTTPDate.secondsSinceEpoch(value) { return max(0, date - now()) }
+        guard value.count <= 9 else { return nil }
+        var seconds = 0
+        for byte in value {
             guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            seconds = seconds * 10 + Int(byte - UInt8(ascii: "0"))
         }
-        return value
+        return seconds
     }
 
     /// `application/json`, `application/graphql-response+json` or any `+json` type.
