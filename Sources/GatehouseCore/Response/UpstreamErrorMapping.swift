@@ -1,5 +1,5 @@
-import Glibc
 import GatehouseHTTP
+import GatehouseIO
 
 /// Which upstream responses become gateway envelopes. 401, 403 and 429 always do;
 /// other error statuses do when their body is not JSON (an HTML error page must not reach an
@@ -25,7 +25,7 @@ enum UpstreamErrorMapping {
     /// `Retry-After` as delta-seconds: given so, or an HTTP-date turned into the seconds from
     /// `now` (wall-clock seconds since the epoch; a date already past is 0). Anything else is
     /// treated as absent.
-    static func retryAfter(_ response: ResponseHead, now: () -> Int = { Int(time(nil)) }) -> Int? {
+    static func retryAfter(_ response: ResponseHead, now: () -> Int = { Int(FileSystem.unixSeconds) }) -> Int? {
         guard let range = response.headerValue(named: HeaderNames.retryAfter), range.count > 0 else { return nil }
         let value = response.bytes[range]
         if let date = HTTPDate.secondsSinceEpoch(value) { return max(0, date - now()) }
