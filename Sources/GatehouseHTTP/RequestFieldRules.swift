@@ -1,6 +1,8 @@
 /// The request header fields that decide framing and connection handling, checked as each field
 /// arrives: Content-Length, Transfer-Encoding, Host, Connection and Expect (RFC 9112 §6–9,
-/// README, "How a request is handled"). Anything ambiguous is refused; nothing is guessed.
+/// README, "How a request is handled"), and Content-Type, which decides how the body is read (a
+/// repeated one could be read as JSON here and as multipart upstream). Anything ambiguous is
+/// refused; nothing is guessed.
 struct RequestFieldRules {
     struct Outcome {
         var framing: RequestBodyFraming
@@ -14,6 +16,7 @@ struct RequestFieldRules {
     let version: HTTPVersion
     private var contentLength: Int?
     private var transferEncodingSeen = false
+    private var contentTypeSeen = false
     private var host: Range<Int>?
     private var connection = ConnectionOptions()
     private var expectContinue = false
@@ -39,6 +42,9 @@ struct RequestFieldRules {
             guard connection.add(buffer, field.value) else {
                 return .badRequest("The Connection header must list tokens.")
             }
+        case 12 where HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType):
+            guard !contentTypeSeen else { return .badRequest("The request has more than one Content-Type header.") }
+            contentTypeSeen = true
         case 14 where HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength):
             guard contentLength == nil else {
                 return .badRequest("The request has more than one Content-Length header.")

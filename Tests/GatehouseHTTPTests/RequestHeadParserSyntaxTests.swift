@@ -122,6 +122,10 @@ struct RequestHeadParserSyntaxTests {
         RequestCase("Content-Length repeated equal", post("Content-Length: 5\r\nContent-Length: 5\r\n"), .badRequest),
         RequestCase("Content-Length repeated differing", post("Content-Length: 5\r\nContent-Length: 6\r\n"), .badRequest),
         RequestCase("Content-Length repeated, other case", post("Content-Length: 5\r\ncontent-length: 5\r\n"), .badRequest),
+        // Content-Type decides how the body is read (JSON or multipart): one copy only.
+        RequestCase("Content-Type repeated", post("Content-Type: application/json\r\ncontent-type: multipart/form-data; boundary=a\r\n"),
+                    .badRequest),
+        RequestCase("Content-Type once", post("Content-Type: application/json\r\n"), .accepted),
         RequestCase("chunked", post("Transfer-Encoding: chunked\r\n"), .accepted),
         RequestCase("Chunked (case-insensitive)", post("Transfer-Encoding: Chunked\r\n"), .accepted),
         RequestCase("CHUNKED", post("transfer-encoding: CHUNKED\r\n"), .accepted),

@@ -17,7 +17,7 @@ import subprocess
 
 import pytest
 
-from support.envelope import assert_envelope
+from support.envelope import assert_envelope, assert_raw_envelope
 from support.gateway import base_config
 from support.process_memory import MIB, ResidentSampler, peak_resident_bytes, resident_bytes
 from support.raw_http import RawClient
@@ -223,6 +223,31 @@ def multipart_body(boundary, parts):
         disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename else "")
         out += f"--{boundary}\r\nContent-Disposition: {disposition}\r\n\r\n".encode() + data + b"\r\n"
     return out + f"--{boundary}--\r\n".encode()
+
+
+# A body that is one upload read with boundary AAA and another read with BBB: the gateway must not
+# pick one boundary while the upstream picks the other.
+AMBIGUOUS_CONTENT_TYPES = {
+    "two boundary parameters": ["multipart/form-data; boundary=AAA; boundary=BBB"],
+    "the parameter named twice in two cases": ["multipart/form-data; BOUNDARY=AAA; boundary=BBB"],
+    "a quoted and a bare boundary": ['multipart/form-data; boundary="AAA";boundary=BBB'],
+    "two Content-Type fields": ["multipart/form-data; boundary=AAA", "multipart/form-data; boundary=BBB"],
+}
+
+
+@pytest.mark.parametrize("content_types", AMBIGUOUS_CONTENT_TYPES.values(), ids=AMBIGUOUS_CONTENT_TYPES.keys())
+def test_an_ambiguous_boundary_is_400_and_sends_nothing_upstream(gateway, raw_upstream, content_types):
+    raw_upstream.reset(respond())
+    allowed = multipart_body("AAA", [("operations", None, operations().encode()), ("map", None, MAP.encode()),
+                                     ("0", "a.bin", b"x")])
+    smuggled = multipart_body("BBB", [("operations", None, operations(OTHER_MUTATION).encode()),
+                                      ("map", None, MAP.encode()), ("0", "a.bin", allowed)])
+    headers = [("Content-Type", value) for value in content_types] + [("Apollo-Require-Preflight", "true")]
+    with RawClient(gateway.port) as client:
+        client.request("POST", "/raw/listed", headers=headers, body=smuggled)
+        assert_raw_envelope(client.read_response(method="POST"), 400, "BAD_REQUEST")
+    assert raw_upstream.connections_accepted == 0
+    assert raw_upstream.bytes_received == 0
 
 
 @pytest.mark.parametrize("framing", ["length", "chunked"])

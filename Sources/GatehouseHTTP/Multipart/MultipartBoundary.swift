@@ -13,12 +13,15 @@ public enum MultipartBoundary {
 
     private static let multipartPrefix = Array("multipart/".utf8)
 
-    /// The boundary of a `multipart/form-data` type, quoted or not; nil for any other type or a
-    /// missing or malformed boundary.
+    /// The boundary of a `multipart/form-data` type, quoted or not; nil for any other type, a
+    /// missing or malformed boundary, or parameters that do not parse whole or name one twice:
+    /// parsers disagree on which `boundary` of two counts, and a body built for both hides one
+    /// request inside another.
     public static func formData(_ contentType: some Collection<UInt8>) -> [UInt8]? {
         let text = Array(contentType)
         let parameters = MediaTypeParameters(text)
-        guard parameters.type == Array(formDataType.utf8), let boundary = parameters.value(of: "boundary"),
+        guard parameters.isWellFormed, parameters.type == Array(formDataType.utf8),
+              let boundary = parameters.value(of: "boundary"),
               (1...maxLength).contains(boundary.count), boundary.last != UInt8(ascii: " ") else { return nil }
         return boundary
     }
@@ -28,14 +31,20 @@ public enum MultipartBoundary {
 struct MediaTypeParameters {
     var type: [UInt8] = []
     var parameters: [(name: [UInt8], value: [UInt8])] = []
+    /// Every byte read as a parameter, and no parameter named twice (in any case).
+    private(set) var isWellFormed = false
 
     init(_ text: [UInt8]) {
         var cursor = HeaderParameterCursor(text)
         type = cursor.token().map(ASCII.lowercased)
         while cursor.skipSeparator() {
             guard let (name, value) = cursor.parameter() else { return }
-            parameters.append((name.map(ASCII.lowercased), value))
+            let lowercased = name.map(ASCII.lowercased)
+            if parameters.contains(where: { $0.name == lowercased }) { return }
+            parameters.append((lowercased, value))
         }
+        cursor.skipWhitespace()
+        isWellFormed = cursor.index == text.count
     }
 
     func value(of name: String) -> [UInt8]? {

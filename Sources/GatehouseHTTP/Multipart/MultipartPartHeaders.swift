@@ -25,13 +25,17 @@ public struct MultipartPartHeaders: Sendable, Equatable {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
             let field = line[..<colon].map(ASCII.lowercased)
             let value = Array(line[(colon + 1)...])
+            // A repeated field, or a disposition that does not parse whole, is refused: readers
+            // disagree on which copy names the part.
             switch String(decoding: field, as: UTF8.self) {
             case "content-disposition":
                 let disposition = MediaTypeParameters(value)
-                guard disposition.type == Array("form-data".utf8), let partName = disposition.value(of: "name") else { return nil }
+                guard name == nil, disposition.isWellFormed, disposition.type == Array("form-data".utf8),
+                      let partName = disposition.value(of: "name") else { return nil }
                 name = String(decoding: partName, as: UTF8.self)
                 filename = disposition.value(of: "filename").map { String(decoding: $0, as: UTF8.self) }
             case "content-type":
+                guard contentType == nil else { return nil }
                 contentType = String(decoding: value, as: UTF8.self).trimmingSpaces
             default:
                 continue

@@ -54,6 +54,14 @@ struct MultipartParserTests {
                       parts: [.init(headers: .init(name: "a"), data: Array("v".utf8), ended: false)], ending: .needMore),
         MultipartCase(name: "part without Content-Disposition", body: body([("Content-Type: text/plain", "v")]), parts: [], ending: .invalid),
         MultipartCase(name: "attachment disposition", body: body([("Content-Disposition: attachment; name=\"a\"", "v")]), parts: [], ending: .invalid),
+        MultipartCase(name: "two Content-Disposition fields",
+                      body: body([("Content-Disposition: form-data; name=\"a\"\r\nContent-Disposition: form-data; name=\"b\"", "v")]),
+                      parts: [], ending: .invalid),
+        MultipartCase(name: "name given twice", body: body([("Content-Disposition: form-data; name=\"a\"; name=\"b\"", "v")]),
+                      parts: [], ending: .invalid),
+        MultipartCase(name: "two Content-Type fields",
+                      body: body([("Content-Disposition: form-data; name=\"a\"\r\nContent-Type: a/b\r\nContent-Type: c/d", "v")]),
+                      parts: [], ending: .invalid),
         MultipartCase(name: "garbage after the boundary", body: "--\(boundary)x\r\n", parts: [], ending: .invalid),
         MultipartCase(name: "header section too large",
                       body: "--\(boundary)\r\nContent-Disposition: form-data; name=\"a\"\r\nX: " + String(repeating: "y", count: 9000) + "\r\n\r\n",
@@ -93,7 +101,11 @@ struct MultipartParserTests {
     }
 
     @Test(arguments: ["multipart/form-data", "multipart/mixed; boundary=x", "application/json",
-                      "multipart/form-data; boundary=" + String(repeating: "x", count: 71), "multipart/form-data; boundary=\"\""])
+                      "multipart/form-data; boundary=" + String(repeating: "x", count: 71), "multipart/form-data; boundary=\"\"",
+                      // Parsers disagree on which of two counts, and on what follows a malformed parameter.
+                      "multipart/form-data; boundary=a; boundary=b", "multipart/form-data; BOUNDARY=a; boundary=b",
+                      "multipart/form-data; boundary=\"a\";boundary=b", "multipart/form-data; boundary=a; junk",
+                      "multipart/form-data; boundary=a b"])
     func noBoundary(_ contentType: String) {
         #expect(MultipartBoundary.formData(Array(contentType.utf8)) == nil)
     }
