@@ -39,9 +39,14 @@ public struct WebSocketFrameParser: Sendable {
     }
 
     /// True between frames: a close frame written now cannot cut a frame of this direction.
+    /// A parser that failed stopped at the start of the bad frame's header (only a header can
+    /// fail), none of which was passed on, so it is between frames too: the peer on the other
+    /// side still gets its close frame.
     public var isBetweenFrames: Bool {
-        if case .firstByte = state { return true }
-        return false
+        switch state {
+        case .firstByte, .failed: return true
+        default: return false
+        }
     }
 
     /// True between messages: no fragmented message is open and no frame is half read.

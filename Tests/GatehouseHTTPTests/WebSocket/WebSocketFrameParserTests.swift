@@ -151,4 +151,18 @@ struct WebSocketFrameParserTests {
         #expect(parser.isBetweenFrames)
         #expect(!parser.isBetweenMessages)
     }
+
+    /// Only a header can fail, and none of it was passed on: the other side may still be sent a
+    /// close frame without cutting a frame of this direction.
+    @Test func aFailedParserIsBetweenFrames() {
+        var parser = WebSocketFrameParser(sender: .server, maxMessageSize: 1 << 20)
+        let masked = frame(.text, bytes("hi"), key: 0x0102_0304)  // a server must not mask
+        masked.withUnsafeBytes { buffer in
+            guard case .invalid = parser.parse(buffer) else {
+                Issue.record("a masked server frame parsed")
+                return
+            }
+        }
+        #expect(parser.isBetweenFrames)
+    }
 }
