@@ -18,4 +18,16 @@ public enum DecimalDigits {
         } while magnitude > 0
         return index
     }
+
+    /// The value of `digits`, which must all be ASCII decimal digits (at least one), or nil. The
+    /// caller bounds their count, so the value cannot overflow.
+    public static func value(of digits: some Collection<UInt8>) -> Int? {
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte &- 0x30 < 10 else { return nil }
+            value = value * 10 + Int(byte &- 0x30)
+        }
+        return value
+    }
 }

@@ -15,21 +15,13 @@ public enum HTTPDate {
         guard text.count == length, days.contains(where: { $0[...] == text[0..<3] }),
               text[3] == UInt8(ascii: ","), text[4] == 0x20, text[7] == 0x20, text[11] == 0x20, text[16] == 0x20,
               text[19] == UInt8(ascii: ":"), text[22] == UInt8(ascii: ":"), text[25...] == Array(" GMT".utf8)[...],
-              let day = number(text[5..<7]), let month = months.firstIndex(where: { $0[...] == text[8..<11] }),
-              let year = number(text[12..<16]), let hour = number(text[17..<19]), let minute = number(text[20..<22]),
-              let second = number(text[23..<25]),
+              let day = DecimalDigits.value(of: text[5..<7]), let month = months.firstIndex(where: { $0[...] == text[8..<11] }),
+              let year = DecimalDigits.value(of: text[12..<16]), let hour = DecimalDigits.value(of: text[17..<19]),
+              let minute = DecimalDigits.value(of: text[20..<22]),
+              let second = DecimalDigits.value(of: text[23..<25]),
               day >= 1, day <= daysIn(month: month + 1, year: year), hour < 24, minute < 60, second < 61
         else { return nil }
         return daysSinceEpoch(year: year, month: month + 1, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
-    }
-
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in digits {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -30,12 +30,7 @@ enum UpstreamErrorMapping {
         let value = response.bytes[range]
         if let date = HTTPDate.secondsSinceEpoch(value) { return max(0, date - now()) }
         guard value.count <= 9 else { return nil }
-        var seconds = 0
-        for byte in value {
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-            seconds = seconds * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return seconds
+        return DecimalDigits.value(of: value)
     }
 
     /// `application/json`, `application/graphql-response+json` or any `+json` type.
