@@ -56,6 +56,25 @@ def test_readyz_is_200_while_serving(gateway):
     assert httpx.get(f"{gateway.admin_url}/readyz", timeout=2).status_code == 200
 
 
+@pytest.mark.parametrize("method, path, allow", [
+    ("GET", "/cache/purge", "POST"),
+    ("PUT", "/cache/purge", "POST"),
+    ("POST", "/status", "GET, HEAD"),
+    ("DELETE", "/healthz", "GET, HEAD"),
+])
+def test_a_known_admin_path_asked_with_another_method_is_405_with_allow(gateway, method, path, allow):
+    response = httpx.request(method, f"{gateway.admin_url}{path}", timeout=2)
+    assert response.status_code == 405
+    assert response.headers["allow"] == allow
+
+
+def test_an_unknown_admin_path_is_404_whatever_the_method(gateway):
+    for method in ("GET", "POST"):
+        response = httpx.request(method, f"{gateway.admin_url}/nothing-here", timeout=2)
+        assert response.status_code == 404
+        assert "allow" not in response.headers
+
+
 def test_admin_paths_are_not_on_the_public_listener(gateway):
     response = httpx.get(f"{gateway.url}/metrics", timeout=2)
     assert response.status_code == 404

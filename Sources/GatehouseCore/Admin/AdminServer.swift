@@ -33,25 +33,33 @@ final class AdminServer: IOHandler, @unchecked Sendable {
 
     /// `POST /cache/purge`: answered once the store has (a Redis store answers later, on a worker's
     /// loop through that worker's connection); `reply` may be called on any thread.
-    func purge(body: [UInt8], reply: @escaping @Sendable (CachePurgeRequest.Answer) -> Void) {
+    func purge(body: [UInt8], reply: @escaping @Sendable (AdminAnswer) -> Void) {
         CachePurgeRequest.start(body: body, on: gateway.firstWorker, reply: reply)
     }
 
-    /// The response for one admin request: status, content type, body.
-    func answer(method: String, path: String, body: [UInt8] = []) -> (Int, String, String) {
-        guard method == "GET" || method == "HEAD" else { return (405, "text/plain", "method not allowed\n") }
+    /// The answer to an admin request other than `POST /cache/purge` (which waits for the store):
+    /// the path decides first, so a known path asked with the wrong method is a 405, not a 404.
+    func answer(method: HTTPMethod, path: String) -> AdminAnswer {
+        if path == CachePurgeRequest.path {
+            return AdminAnswer(status: 405, body: "method not allowed\n", allow: "POST")
+        }
+        guard ["/healthz", "/readyz", "/metrics", "/status"].contains(path) else {
+            return AdminAnswer(status: 404, body: "not found\n")
+        }
+        guard method == .get || method == .head else {
+            return AdminAnswer(status: 405, body: "method not allowed\n", allow: "GET, HEAD")
+        }
         switch path {
         case "/healthz":
-            return (200, "text/plain", "ok\n")
+            return AdminAnswer(status: 200, body: "ok\n")
         case "/readyz":
-            return gateway.isDraining ? (503, "text/plain", "draining\n") : (200, "text/plain", "ready\n")
+            return gateway.isDraining ? AdminAnswer(status: 503, body: "draining\n") : AdminAnswer(status: 200, body: "ready\n")
         case "/metrics":
-            return (200, "text/plain; version=0.0.4", PrometheusText.render(gateway.workerMetrics)
-                    + JWKSMetricsText.render(now: gh_realtime_ns() / 1_000_000_000))
-        case "/status":
-            return (200, "application/json", gateway.status.serialized + "\n")
+            return AdminAnswer(status: 200, type: "text/plain; version=0.0.4",
+                               body: PrometheusText.render(gateway.workerMetrics)
+                                   + JWKSMetricsText.render(now: gh_realtime_ns() / 1_000_000_000))
         default:
-            return (404, "text/plain", "not found\n")
+            return .json(200, gateway.status.serialized + "\n")
         }
     }
 }
@@ -105,11 +113,11 @@ private final class AdminConnection: IOHandler, TimerTarget, @unchecked Sendable
         case .incomplete:
             if input.count > 16 * 1024 { close() }
         case .invalid:
-            respond(400, "text/plain", "bad request\n", head: false)
+            respond(AdminAnswer(status: 400, body: "bad request\n"), head: false)
         case .complete(let head, let consumed):
             // A request body (POST /cache/purge) is read whole, up to the same bound as the head.
             let length = head.headerValue(named: "content-length").flatMap { Int(head.string($0)) } ?? 0
-            if length > 16 * 1024 { return respond(413, "text/plain", "too large\n", head: false) }
+            if length > 16 * 1024 { return respond(AdminAnswer(status: 413, body: "too large\n"), head: false) }
             if input.count - consumed < length {
                 scanned = 0  // the head is parsed again once the body is here
                 return
@@ -119,21 +127,20 @@ private final class AdminConnection: IOHandler, TimerTarget, @unchecked Sendable
                 answered = true  // nothing more is read; the answer comes when the store's does
                 let loop = self.loop
                 server.purge(body: requestBody) { answer in
-                    loop.post { _ in if !self.closed { self.respond(answer.status, answer.type, answer.body, head: false) } }
+                    loop.post { _ in if !self.closed { self.respond(answer, head: false) } }
                 }
                 return
             }
-            let (status, type, body) = server.answer(method: head.string(head.method), path: head.string(head.path),
-                                                     body: requestBody)
-            respond(status, type, body, head: head.methodKind == .head)
+            respond(server.answer(method: head.methodKind, path: head.string(head.path)), head: head.methodKind == .head)
         }
     }
 
-    private func respond(_ status: Int, _ type: String, _ body: String, head: Bool) {
+    private func respond(_ answer: AdminAnswer, head: Bool) {
         answered = true
-        let reason = status == 200 ? "OK" : status == 503 ? "Service Unavailable" : status == 404 ? "Not Found" : "Error"
-        output = Array("HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n".utf8)
-        if !head { output.append(contentsOf: body.utf8) }
+        let allow = answer.allow.map { "Allow: \($0)\r\n" } ?? ""
+        output = Array(("HTTP/1.1 \(answer.status) \(HTTPStatus.reasonPhrase(answer.status))\r\nContent-Type: \(answer.type)\r\n"
+                        + "Content-Length: \(answer.body.utf8.count)\r\n\(allow)Connection: close\r\n\r\n").utf8)
+        if !head { output.append(contentsOf: answer.body.utf8) }
         flush()
     }
 

@@ -7,28 +7,22 @@ import GatehouseGraphQL
 enum CachePurgeRequest {
     static let path = "/cache/purge"
 
-    struct Answer: Sendable {
-        var status: Int
-        var type = "application/json"
-        var body: String
-    }
-
     static func start(body: [UInt8], on worker: Worker?, cache: ResponseCache = .process,
-                      reply: @escaping @Sendable (Answer) -> Void) {
+                      reply: @escaping @Sendable (AdminAnswer) -> Void) {
         let filter: CachePurgeFilter
         switch self.filter(body) {
         case .success(let parsed): filter = parsed
-        case .failure(let message): return reply(Answer(status: 400, body: errorBody(message)))
+        case .failure(let message): return reply(.json(400, errorBody(message)))
         }
         guard let worker else { return reply(unreachable) }
         worker.loop.post { _ in
             cache.purge(filter, via: worker.stores) { count in
-                reply(count.map { Answer(status: 200, body: "{\"purged\":\($0)}\n") } ?? unreachable)
+                reply(count.map { AdminAnswer.json(200, "{\"purged\":\($0)}\n") } ?? unreachable)
             }
         }
     }
 
-    private static let unreachable = Answer(status: 503, body: errorBody(.invalid("the cache store could not be reached")))
+    private static let unreachable = AdminAnswer.json(503, errorBody(.invalid("the cache store could not be reached")))
 
     enum Failure: Error { case invalid(String) }
 
