@@ -6,9 +6,6 @@ import Synchronization
 /// names every `resolve_interval` and runs the active health checks, and posts what changed to
 /// every worker's mailbox (immutable address lists, health verdicts). Workers never block on it.
 final class UpstreamMonitor: @unchecked Sendable {
-    /// The longest the thread sleeps, so a reload or the drain is noticed promptly.
-    static let maxSleepNanos: UInt64 = 50_000_000
-
     private struct Watch {
         var upstream: CompiledUpstream
         var addresses: [SocketAddress]
@@ -24,6 +21,9 @@ final class UpstreamMonitor: @unchecked Sendable {
     private let board: UpstreamStatusBoard
     private let pending = Mutex<GatewaySnapshot?>(nil)
     private let stopped = Atomic<Bool>(false)
+    /// Rung by a reload and by `stop`: between them the thread sleeps until its next check or
+    /// resolve is due, and with neither configured, until one of them comes.
+    private let doorbell = Doorbell()
     private var thread: pthread_t?
     /// Touched by the monitor thread only.
     private var watches: [String: Watch] = [:]
@@ -40,22 +40,24 @@ final class UpstreamMonitor: @unchecked Sendable {
         thread = WorkerThread.start(name: "gatehouse-upstreams") { [self] in run() }
     }
 
-    /// A reload: the thread picks the new upstreams up on its next wake.
+    /// A reload: the thread wakes and picks the new upstreams up.
     func install(_ snapshot: GatewaySnapshot) {
         pending.withLock { $0 = snapshot }
+        doorbell.ring()
     }
 
     func stop() {
         stopped.store(true, ordering: .relaxed)
+        doorbell.ring()
         if let thread { WorkerThread.join(thread) }
         thread = nil
     }
 
     private func run() {
         while !stopped.load(ordering: .relaxed) {
-            let nextDue = min(runOnce(now: MonotonicClock.nanoseconds), MonotonicClock.nanoseconds + Self.maxSleepNanos)
+            let nextDue = runOnce(now: MonotonicClock.nanoseconds)
             let now = MonotonicClock.nanoseconds
-            if nextDue > now { usleep(useconds_t((nextDue - now) / 1000)) }
+            if nextDue > now { doorbell.sleep(nanoseconds: nextDue == .max ? nil : nextDue - now) }
         }
     }
 
