@@ -19,6 +19,12 @@ extension HTTPHead {
         HeaderLookup.firstValue(in: bytes, headers, named: lowercaseName)
     }
 
+    /// Every header named `lowercaseName` as one list value (the lines joined with ", "), nil
+    /// when there is none: what a list-valued field such as `Cache-Control` means.
+    public func combinedValue(named lowercaseName: StaticString) -> ArraySlice<UInt8>? {
+        HeaderLookup.combinedValue(in: bytes, headers, named: lowercaseName)
+    }
+
     /// How many headers are named `lowercaseName`, compared case-insensitively.
     public func headerCount(named lowercaseName: StaticString) -> Int {
         HeaderLookup.count(in: bytes, headers, named: lowercaseName)

@@ -11,6 +11,27 @@ enum HeaderLookup {
         }
     }
 
+    /// Every field named `lowercaseName` as one value: the lines joined with ", " in order, as a
+    /// recipient must read a list-valued field sent in several lines (RFC 9110 §5.3). One line
+    /// is its own slice, with nothing copied; nil when there is none.
+    static func combinedValue(in bytes: [UInt8], _ headers: [HeaderField], named lowercaseName: StaticString) -> ArraySlice<UInt8>? {
+        var first: Range<Int>?
+        var joined: [UInt8]?
+        bytes.withUnsafeBytes { raw in
+            for field in headers where HeaderNames.asciiCaseInsensitiveEquals(rebased(raw, field.name), lowercaseName) {
+                guard let earlier = first else {
+                    first = field.value
+                    continue
+                }
+                if joined == nil { joined = Array(bytes[earlier]) }
+                joined!.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")])
+                joined!.append(contentsOf: bytes[field.value])
+            }
+        }
+        if let joined { return joined[...] }
+        return first.map { bytes[$0] }
+    }
+
     /// How many fields are named `lowercaseName` (any case on the wire).
     static func count(in bytes: [UInt8], _ headers: [HeaderField], named lowercaseName: StaticString) -> Int {
         bytes.withUnsafeBytes { raw in

@@ -27,12 +27,22 @@ enum CacheFetchPolicy: Equatable {
             }
             if named("only-if-cached") {
                 policy = .cacheOnly
-            } else if policy != .cacheOnly, named("no-cache") || named("max-age=0") {
+            } else if policy != .cacheOnly, named("no-cache") || isZeroMaxAge(directive) {
                 policy = .serverOnly
             }
             return true
         }
         return policy
+    }
+
+    /// `max-age` of 0 in any spelling of its delta-seconds: `0`, `00`, `"0"` (RFC 9111 §5.2).
+    static func isZeroMaxAge(_ directive: ArraySlice<UInt8>) -> Bool {
+        guard directive.withUnsafeBytes({ HeaderNames.asciiCaseInsensitiveHasPrefix($0, "max-age=") }) else { return false }
+        var digits = directive.dropFirst(8)
+        if digits.count >= 2, digits.first == UInt8(ascii: "\""), digits.last == UInt8(ascii: "\"") {
+            digits = digits.dropFirst().dropLast()
+        }
+        return !digits.isEmpty && digits.allSatisfy { $0 == UInt8(ascii: "0") }
     }
 }
 

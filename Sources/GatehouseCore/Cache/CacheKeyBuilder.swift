@@ -2,8 +2,9 @@ import GatehouseConfig
 import GatehouseHTTP
 
 /// The parts of a cache key, from the request: route, upstream, operation (the digest of the
-/// document sent), canonical variables, the `vary` headers and the scope. Pure, so the rows of
-/// what makes two requests share an entry are unit tests.
+/// document sent and the name of the operation it runs), canonical variables, what of the
+/// request target reaches the upstream as sent, the `vary` headers and the scope. Pure, so the
+/// rows of what makes two requests share an entry are unit tests.
 enum CacheKeyBuilder {
     /// Who may be served an entry, as key material.
     enum ScopeMaterial: Equatable {
@@ -22,10 +23,10 @@ enum CacheKeyBuilder {
         }
     }
 
-    static func key(route: String, upstream: String, operation: CacheableOperation, varyValues: [[UInt8]],
-                    scope: ScopeMaterial) -> CacheKey {
-        key(routePart: routePart(route: route, upstream: upstream), operation: operation, varyValues: varyValues,
-            scope: scope)
+    static func key(route: String, upstream: String, operation: CacheableOperation, forwardedTarget: ArraySlice<UInt8> = [],
+                    varyValues: [[UInt8]], scope: ScopeMaterial) -> CacheKey {
+        key(routePart: routePart(route: route, upstream: upstream), operation: operation, forwardedTarget: forwardedTarget,
+            varyValues: varyValues, scope: scope)
     }
 
     /// The parts a route's keys all start with, built once per route (`CompiledRouteCache`).
@@ -36,21 +37,28 @@ enum CacheKeyBuilder {
         return material
     }
 
-    static func key(routePart: CacheKeyMaterial, operation: CacheableOperation, varyValues: [[UInt8]],
-                    scope: ScopeMaterial) -> CacheKey {
-        key(start: start(routePart: routePart, operation: operation), varyValues: varyValues, scope: scope)
+    static func key(routePart: CacheKeyMaterial, operation: CacheableOperation, forwardedTarget: ArraySlice<UInt8>,
+                    varyValues: [[UInt8]], scope: ScopeMaterial) -> CacheKey {
+        key(start: start(routePart: routePart, operation: operation), forwardedTarget: forwardedTarget,
+            varyValues: varyValues, scope: scope)
     }
 
     /// The route and the operation: what a key holds before the parts of the request itself.
+    /// The name tells apart the operations of one document (`operationName`).
     static func start(routePart: CacheKeyMaterial, operation: CacheableOperation) -> CacheKeyMaterial {
         var material = routePart
         material.append(text: operation.documentDigest)
+        material.append(text: operation.name)
         material.append(operation.canonicalVariables)
         return material
     }
 
-    static func key(start: CacheKeyMaterial, varyValues: [[UInt8]], scope: ScopeMaterial) -> CacheKey {
+    /// `forwardedTarget`: what the upstream's request target carries beyond the route's own
+    /// path, empty when the gateway wrote the target itself (`forwardedTarget(of:remainderStart:)`).
+    static func key(start: CacheKeyMaterial, forwardedTarget: ArraySlice<UInt8>, varyValues: [[UInt8]],
+                    scope: ScopeMaterial) -> CacheKey {
         var material = start
+        material.append(forwardedTarget)
         for value in varyValues { material.append(value) }
         scope.append(to: &material)
         return CacheKey(material)
@@ -67,7 +75,15 @@ enum CacheKeyBuilder {
                           operation: CacheableOperation) -> KnownPart {
         let start = start(routePart: routePart, operation: operation)
         guard scope == .public, varyNames.isEmpty else { return .start(start) }
-        return .whole(key(start: start, varyValues: [], scope: .everyone))
+        return .whole(key(start: start, forwardedTarget: [], varyValues: [], scope: .everyone))
+    }
+
+    /// For a request whose target goes upstream as sent: the rest of the path after a prefix
+    /// route's prefix (`remainderStart`; the end of the path on an exact route) and the query
+    /// string. Both reach the upstream, so two requests that differ in them must not share an
+    /// entry: a prefix route in front of per-tenant paths, a query parameter the upstream reads.
+    static func forwardedTarget(of head: RequestHead, remainderStart: Int) -> ArraySlice<UInt8> {
+        head.bytes[remainderStart..<head.target.upperBound]
     }
 
     /// The scope material for the request, or nil when it cannot be told (a subject scope
@@ -91,13 +107,18 @@ enum CacheKeyBuilder {
     }
 
     /// The values of the `vary` headers (lowercased names), each "name:value" (empty when absent).
+    /// A header sent in several lines is every line, joined with ", " as the upstream reads them:
+    /// `Accept-Language: en` and a second line `evil` are not the entry of `en` alone.
     static func varyValues(_ names: [String], head: RequestHead) -> [[UInt8]] {
         guard !names.isEmpty else { return [] }
         return names.map { name in
             var part = Array(name.utf8)
             part.append(UInt8(ascii: ":"))
-            if let field = head.headers.first(where: { equalsIgnoringCase(head.bytes[$0.name], name.utf8) }) {
+            var lines = 0
+            for field in head.headers where equalsIgnoringCase(head.bytes[field.name], name.utf8) {
+                if lines > 0 { part.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")]) }
                 part.append(contentsOf: head.bytes[field.value])
+                lines += 1
             }
             return part
         }

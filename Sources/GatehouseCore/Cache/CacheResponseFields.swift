@@ -1,11 +1,13 @@
 import GatehouseHTTP
 
 /// What the cache reads of an upstream response head, in one pass over its fields (a storable
-/// miss asks it of every response): what decides storability (`Set-Cookie`, the first
-/// `Cache-Control`) and which lines a hit repeats.
+/// miss asks it of every response): what decides storability (`Set-Cookie`, `Cache-Control`)
+/// and which lines a hit repeats.
 struct CacheResponseFields {
     private(set) var setsCookie = false
-    private(set) var cacheControl: Range<Int>?
+    private var cacheControl: Range<Int>?
+    /// `Cache-Control` lines after the first: each counts (a `no-store` in a second line too).
+    private var laterCacheControl: [Range<Int>] = []
     /// The kept lines' size as "Name: value\r\n".
     private var keptSize = 0
     /// Which of the first 64 fields are kept; a later field is asked again when written.
@@ -31,7 +33,7 @@ struct CacheResponseFields {
                 case .setCookie:
                     setsCookie = true
                 case .cacheControl:
-                    if cacheControl == nil { cacheControl = field.value }
+                    if cacheControl == nil { cacheControl = field.value } else { laterCacheControl.append(field.value) }
                 case .kept:
                     if namesOptions && response.isHopByHop(field, in: raw) { continue }
                     keptSize += field.name.count + field.value.count + 4
@@ -43,6 +45,18 @@ struct CacheResponseFields {
         }
     }
 
+    /// Every `Cache-Control` line of `response` as one list value; nil when it has none.
+    func cacheControlValue(of response: borrowing ResponseHead) -> ArraySlice<UInt8>? {
+        guard let first = cacheControl else { return nil }
+        guard !laterCacheControl.isEmpty else { return response.bytes[first] }
+        var joined = Array(response.bytes[first])
+        for later in laterCacheControl {
+            joined.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")])
+            joined.append(contentsOf: response.bytes[later])
+        }
+        return joined[...]
+    }
+
     /// Told apart by length first: this is asked of every field of every storable miss.
     private static func role(_ name: UnsafeRawBufferPointer) -> Role {
         let named = { (candidate: StaticString) in HeaderNames.asciiCaseInsensitiveEquals(name, candidate) }
@@ -52,7 +66,9 @@ struct CacheResponseFields {
         case 7: if named("expires") { return .unstored }
         case 10: if named("set-cookie") { return .setCookie }
         case 12: if named("x-request-id") { return .unstored }
-        case 13: if named("cache-control") { return .cacheControl }
+        case 13:
+            if named("cache-control") { return .cacheControl }
+            if named("last-modified") { return .unstored }
         case 14: if named("content-length") { return .unstored }
         case 16: if named("content-encoding") { return .unstored }
         default: break

@@ -40,7 +40,7 @@ enum CacheStorability {
     /// cache read them.
     static func judge(_ response: borrowing ResponseHead, _ fields: CacheResponseFields, for cache: CompiledRouteCache) -> Verdict {
         let head = Head(status: response.status, setsCookie: fields.setsCookie,
-                        cacheControl: fields.cacheControl.map { response.bytes[$0] })
+                        cacheControl: fields.cacheControlValue(of: response))
         return judge(head, scope: cache.scope, maxAgeSeconds: cache.maxAgeSeconds)
     }
 

@@ -1,11 +1,9 @@
 import GatehouseGraphQL
 
 /// Variables as one spelling per value, so equal variables make equal cache keys: object keys
-/// sorted, numbers written one way (`1`, `1.0` and `1e0` are the same number), no whitespace.
+/// sorted, numbers written one way (`1`, `1.0` and `1e0` are the same number, and so are
+/// `0.5` and `5e-1`), no whitespace.
 enum CanonicalJSON {
-    /// Integers up to 2^53 are exact as doubles and are written as integers.
-    static let largestExactInteger = 9_007_199_254_740_992.0
-
     static func bytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         append(value, to: &out)
@@ -38,13 +36,70 @@ enum CanonicalJSON {
         }
     }
 
-    /// One spelling per number: integral values within the exact range as integers, others as
-    /// Swift's shortest round-tripping double. A lexeme a double cannot hold stays as written.
+    /// One spelling per number, exact at any size: the significant digits without leading or
+    /// trailing zeros, then the power of ten they are scaled by (`5e-1`, `15e299`); a whole
+    /// number of up to 21 digits is written out (`100`). Never through a double, which would
+    /// make two 64-bit ids past 2^53 one key. A lexeme that is not a JSON number (the reader
+    /// checked it) or whose exponent is out of all reason stays as written: its own key.
     static func number(_ lexeme: String) -> String {
-        guard let double = Double(lexeme), double.isFinite else { return lexeme }
-        if double == double.rounded(), abs(double) <= largestExactInteger {
-            return String(Int64(double))
+        var text = lexeme
+        return text.withUTF8 { bytes in exactDecimal(bytes) } ?? lexeme
+    }
+
+    private static func exactDecimal(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var sawDigit = false
+        var inFraction = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !inFraction else { return nil }
+                inFraction = true
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                sawDigit = true
+                if !(digits.isEmpty && byte == UInt8(ascii: "0")) { digits.append(byte) }
+                if inFraction { exponent -= 1 }
+            } else {
+                break
+            }
+            index += 1
         }
-        return "\(double)"
+        guard sawDigit else { return nil }
+        if index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return nil }
+            index += 1
+            var sign = 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                if bytes[index] == UInt8(ascii: "-") { sign = -1 }
+                index += 1
+            }
+            let start = index
+            var written = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                written = written * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                guard written < 1_000_000_000 else { return nil }
+                index += 1
+            }
+            guard index > start, index == bytes.count else { return nil }
+            exponent += sign * written
+        }
+        // A fraction's leading zeros were skipped above but still moved the exponent.
+        guard !digits.isEmpty else { return "0" }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        var out = negative ? "-" : ""
+        out += String(decoding: digits, as: UTF8.self)
+        if exponent >= 0 && digits.count + exponent <= 21 {
+            out += String(repeating: "0", count: exponent)
+        } else {
+            out += "e\(exponent)"
+        }
+        return out
     }
 }

@@ -26,7 +26,7 @@ enum CachePhase {
             return bypass(exchange, route.cache)
         }
         let head = exchange.head
-        let policy = CacheFetchPolicy.from(head.headerValue(named: "cache-control").map { head.bytes[$0] })
+        let policy = CacheFetchPolicy.from(head.combinedValue(named: "cache-control"))
         // A public scope is everyone's: the caller's identity is not even read.
         guard policy != .bypass,
               let scope = cache.scope == .public
@@ -34,11 +34,16 @@ enum CachePhase {
         else {
             return bypass(exchange, cache)
         }
+        // A memoized GET call was rewritten: its upstream target is the gateway's, fixed per call.
         let key = switch identified?.keyPart {
         case .whole(let key): key  // a public scope without `vary`: nothing of this request goes in
-        case .start(let start): CacheKeyBuilder.key(start: start, varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head),
-                                                    scope: scope)
+        case .start(let start): CacheKeyBuilder.key(start: start, forwardedTarget: [],
+                                                    varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head), scope: scope)
         case nil: CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
+                                      forwardedTarget: exchange.rewrite?.target == nil
+                                          ? CacheKeyBuilder.forwardedTarget(of: head, remainderStart: route.isPrefix
+                                              ? head.path.lowerBound + route.matchBytes.count : head.path.upperBound)
+                                          : [],
                                       varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head), scope: scope)
         }
         exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)

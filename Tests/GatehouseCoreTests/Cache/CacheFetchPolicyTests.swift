@@ -12,6 +12,12 @@ struct CacheFetchPolicyTests {
         ("no-cachex", .preferCache),
         ("max-age=0", .serverOnly),
         ("Max-Age=0", .serverOnly),
+        ("max-age=00", .serverOnly),
+        ("max-age=\"0\"", .serverOnly),
+        ("max-age=01", .preferCache),
+        ("max-age=", .preferCache),
+        // Two request lines arrive joined (`combinedValue`): the second line's directive counts.
+        ("max-age=60, no-store", .bypass),
         ("only-if-cached", .cacheOnly),
         ("no-cache, only-if-cached", .cacheOnly),
         ("no-store", .bypass),

@@ -1,5 +1,6 @@
 import GatehouseConfig
 import GatehouseGraphQL
+import GatehouseHTTP
 import Testing
 @testable import GatehouseCore
 
@@ -23,6 +24,14 @@ struct CacheKeyTests {
         Row(first: #"{"a":"1"}"#, second: #"{"a":1}"#, same: false),
         Row(first: #"{"a":null}"#, second: #"{}"#, same: false),
         Row(first: #"{"a":1}"#, second: #"{"a":2}"#, same: false),
+        // Past 2^53 a double holds neither: 64-bit ids must stay apart.
+        Row(first: #"{"id":1234567890123456789}"#, second: #"{"id":1234567890123456790}"#, same: false),
+        Row(first: #"{"id":9007199254740993}"#, second: #"{"id":9007199254740992}"#, same: false),
+        Row(first: #"{"id":9007199254740993}"#, second: #"{"id":9007199254740993.0}"#, same: true),
+        Row(first: #"{"a":0.1}"#, second: #"{"a":0.10000000000000001}"#, same: false),
+        Row(first: #"{"a":12e-1}"#, second: #"{"a":1.2}"#, same: true),
+        Row(first: #"{"a":0}"#, second: #"{"a":-0.0e5}"#, same: true),
+        Row(first: #"{"a":-3}"#, second: #"{"a":3}"#, same: false),
     ]
 
     @Test(arguments: rows)
@@ -34,11 +43,17 @@ struct CacheKeyTests {
 
     @Test func canonicalFormIsCompactAndSorted() throws {
         let bytes = CanonicalJSON.bytes(try JSONReader.parse(#"{ "b" : [1.50, true], "a" : "x" }"#))
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":"x","b":[1.5,true]}"#)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":"x","b":[15e-1,true]}"#)
     }
 
-    static func operation(_ variables: String = "{}", document: String = "d1") -> CacheableOperation {
-        CacheableOperation(name: "Op", isQuery: true, isMutation: false, documentDigest: document,
+    @Test func canonicalNumbersAreExactDecimals() throws {
+        let written = { (json: String) in String(decoding: CanonicalJSON.bytes(try JSONReader.parse(json)), as: UTF8.self) }
+        #expect(try written(#"[1, 1.0, 100, 1e2, 0.5, -2.50, 0, -0, 1234567890123456789, 1.5e300, 25e-4]"#)
+                == "[1,1,100,100,5e-1,-25e-1,0,0,1234567890123456789,15e299,25e-4]")
+    }
+
+    static func operation(_ variables: String = "{}", document: String = "d1", name: String = "Op") -> CacheableOperation {
+        CacheableOperation(name: name, isQuery: true, isMutation: false, documentDigest: document,
                            canonicalVariables: Array(variables.utf8))
     }
 
@@ -52,6 +67,14 @@ struct CacheKeyTests {
                                 scope: .everyone),
             CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(#"{"a":1}"#), varyValues: [],
                                 scope: .everyone),
+            // Another operation of the same document (`operationName`).
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(name: "Other"), varyValues: [],
+                                scope: .everyone),
+            // Another path under a prefix route, or a query string the upstream gets.
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(),
+                                forwardedTarget: Array("tenantB/graphql".utf8)[...], varyValues: [], scope: .everyone),
+            CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(),
+                                forwardedTarget: Array("?locale=fr".utf8)[...], varyValues: [], scope: .everyone),
             CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(),
                                 varyValues: [Array("accept-language:fr".utf8)], scope: .everyone),
             CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: Self.operation(), varyValues: [],
@@ -81,7 +104,8 @@ struct CacheKeyTests {
                                         varyValues: [Array("accept-language:de".utf8)],
                                         scope: .subject(provider: "users", subject: "42"))
         let listed = CacheKey(parts: [Array("/ops/*".utf8), Array("app".utf8), Array(operation.documentDigest.utf8),
-                                      operation.canonicalVariables, Array("accept-language:de".utf8),
+                                      Array(operation.name.utf8), operation.canonicalVariables, [],
+                                      Array("accept-language:de".utf8),
                                       Array("subject\u{0}users\u{0}42".utf8)])
         #expect(built == listed)
     }
@@ -105,10 +129,40 @@ struct CacheKeyTests {
                 Issue.record("a subject scope or vary keeps only the start")
                 continue
             }
-            #expect(CacheKeyBuilder.key(start: start, varyValues: vary, scope: subject)
+            #expect(CacheKeyBuilder.key(start: start, forwardedTarget: [], varyValues: vary, scope: subject)
                     == CacheKeyBuilder.key(route: "/ops/*", upstream: "app", operation: operation, varyValues: vary,
                                            scope: subject))
         }
+    }
+
+    static func request(_ target: String, _ headers: String = "") -> RequestHead {
+        let raw = Array("GET \(target) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8)
+        var scanned = 0
+        guard case .complete(let head, _) = raw.withUnsafeBytes({
+            RequestHeadParser(limits: HTTPLimits()).parse($0, scanned: &scanned)
+        }) else { fatalError("test head does not parse") }
+        return head
+    }
+
+    /// A header named in `vary` sent in two lines is both lines, as the upstream reads it.
+    @Test func aVaryHeaderInSeveralLinesIsAllOfThem() {
+        let values = { (headers: String) in
+            CacheKeyBuilder.varyValues(["accept-language", "x-tenant"], head: Self.request("/g", headers))
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(values("Accept-Language: en\r\n") == ["accept-language:en", "x-tenant:"])
+        #expect(values("Accept-Language: en\r\naccept-language: evil\r\n") == ["accept-language:en, evil", "x-tenant:"])
+    }
+
+    /// What of the request target reaches the upstream as sent: after a prefix route's prefix,
+    /// with the query; on an exact route, the query alone.
+    @Test func theForwardedTargetIsTheRemainderAndTheQuery() {
+        let head = Self.request("/api/tenantA/graphql?locale=fr")
+        let text = { (start: Int) in String(decoding: CacheKeyBuilder.forwardedTarget(of: head, remainderStart: start), as: UTF8.self) }
+        #expect(text(head.path.lowerBound + "/api/".count) == "tenantA/graphql?locale=fr")
+        #expect(text(head.path.upperBound) == "?locale=fr")
+        let plain = Self.request("/graphql")
+        #expect(CacheKeyBuilder.forwardedTarget(of: plain, remainderStart: plain.path.upperBound).isEmpty)
     }
 
     @Test func subjectsOfTwoProvidersDiffer() {

@@ -26,15 +26,28 @@ struct CacheResponseFieldsTests {
         let fields = CacheResponseFields(head)
         #expect(Self.block(head) == "Content-Type: application/json\r\nVary: Accept\r\nX-Custom: kept\r\n")
         #expect(!fields.setsCookie)
-        #expect(fields.cacheControl == nil)
+        #expect(fields.cacheControlValue(of: head) == nil)
     }
 
-    @Test func cookiesAndTheFirstCacheControlDecideButAreNotKept() {
+    /// Every `Cache-Control` line counts: a `no-store` in a second line is as binding as in the first.
+    @Test func cookiesAndEveryCacheControlLineDecideButAreNotKept() {
         let head = Self.head(["Set-Cookie: a=1", "Cache-Control: max-age=5", "cache-control: no-store", "X-A: 1"])
         let fields = CacheResponseFields(head)
         #expect(fields.setsCookie)
-        #expect(fields.cacheControl.map { head.string($0) } == "max-age=5")
+        #expect(fields.cacheControlValue(of: head).map { String(decoding: $0, as: UTF8.self) } == "max-age=5, no-store")
         #expect(Self.block(head) == "X-A: 1\r\n")
+    }
+
+    @Test func oneCacheControlLineIsReadAsItIs() {
+        let head = Self.head(["Cache-Control: public, max-age=5"])
+        #expect(CacheResponseFields(head).cacheControlValue(of: head).map { String(decoding: $0, as: UTF8.self) }
+                == "public, max-age=5")
+    }
+
+    /// A hit answers with the gateway's own validator (its ETag); the upstream's date validator
+    /// would describe another representation.
+    @Test func lastModifiedIsNotKept() {
+        #expect(Self.block(Self.head(["Last-Modified: Tue, 01 Dec 2026 10:00:00 GMT", "X-A: 1"])) == "X-A: 1\r\n")
     }
 
     @Test func nothingKeptIsAnEmptyBlock() {
