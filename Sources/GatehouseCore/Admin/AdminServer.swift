@@ -93,6 +93,12 @@ private final class AdminConnection: IOHandler, TimerTarget, @unchecked Sendable
 
     func handleEvents(_ events: EventSet) {
         if answered {
+            // With nothing written yet a purge's answer is on its way: a client that half-closed
+            // after its request still gets it; only a broken connection ends the wait.
+            if output.isEmpty {
+                if !events.isDisjoint(with: [.error, .hangup]) { close() }
+                return
+            }
             flush()
             return
         }
@@ -115,8 +121,20 @@ private final class AdminConnection: IOHandler, TimerTarget, @unchecked Sendable
         case .invalid:
             respond(AdminAnswer(status: 400, body: "bad request\n"), head: false)
         case .complete(let head, let consumed):
+            // No browser page administers the gateway: one from another site, or one a DNS
+            // rebinding points at this port, could otherwise purge with a form's plain POST.
+            if head.headerValue(named: "origin") != nil {
+                return respond(AdminAnswer(status: 403, body: "requests from a web page are refused\n"), head: false)
+            }
             // A request body (POST /cache/purge) is read whole, up to the same bound as the head.
-            let length = head.headerValue(named: "content-length").flatMap { Int(head.string($0)) } ?? 0
+            let length: Int
+            switch head.framing {
+            case .none: length = 0
+            case .contentLength(let declared): length = declared
+            case .chunked:
+                // Read as no body it would be `{}`: everything purged instead of what was asked.
+                return respond(AdminAnswer(status: 411, body: "send the body with a Content-Length\n"), head: false)
+            }
             if length > 16 * 1024 { return respond(AdminAnswer(status: 413, body: "too large\n"), head: false) }
             if input.count - consumed < length {
                 scanned = 0  // the head is parsed again once the body is here
@@ -124,7 +142,12 @@ private final class AdminConnection: IOHandler, TimerTarget, @unchecked Sendable
             }
             let requestBody = Array(input[consumed..<(consumed + length)])
             if head.methodKind == .post && head.string(head.path) == CachePurgeRequest.path {
+                if head.query != nil {
+                    return respond(AdminAnswer(status: 400, body: "the purge takes its filter in the body, not the query string\n"),
+                                   head: false)
+                }
                 answered = true  // nothing more is read; the answer comes when the store's does
+                loop.modify(fd, [], token: token)
                 let loop = self.loop
                 server.purge(body: requestBody) { answer in
                     loop.post { _ in if !self.closed { self.respond(answer, head: false) } }

@@ -27,7 +27,7 @@ struct AuthAttempt {
     mutating func verify(_ token: UnsafeRawBufferPointer, provider name: String, verifier: JWTVerifier,
                          claimHeaders: [(name: String, claim: String)], cache: VerifiedTokenCache,
                          tokenQueryParameter: Range<Int>? = nil, uncheckedBearer: Bool = false) -> AuthOutcome? {
-        let generation = verifier.keyGeneration
+        let generation = verifier.keyGeneration(now: now)
         let result: Result<VerifiedClaims, AuthFailure>
         if let claims = cache.lookup(token, now: now, generation: generation) {
             result = .success(claims)

@@ -15,6 +15,9 @@ final class JWKSStore: Sendable {
 
     private let loaded: Mutex<Loaded>
     private let lastCheckedSecond: Atomic<Int64>
+    /// How many times a changed file was taken: tokens verified under an earlier count are
+    /// verified again (`VerifiedTokenCache`), so a key removed from the file stops its tokens at once.
+    private let reloads = Atomic<Int>(0)
 
     /// Loads the file once; a missing or broken file is a configuration error.
     init(path: String, loadedAt now: Int64) throws(JWKSetError) {
@@ -34,12 +37,25 @@ final class JWKSStore: Sendable {
 
     /// The keys to verify with at `now` (unix seconds).
     func currentKeys(now: Int64) -> JWKSet {
+        checkFile(now: now)
+        return loaded.withLock { $0.keySet }
+    }
+
+    /// The key set's generation at `now`, the file checked first (at most once a second): asked
+    /// on every token, the cached ones too, which would otherwise never look at the file.
+    @inline(__always)
+    func generation(now: Int64) -> Int {
+        checkFile(now: now)
+        return reloads.load(ordering: .acquiring)
+    }
+
+    @inline(__always)
+    private func checkFile(now: Int64) {
         let last = lastCheckedSecond.load(ordering: .relaxed)
         if last != now,
            lastCheckedSecond.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged {
             reloadIfChanged()
         }
-        return loaded.withLock { $0.keySet }
     }
 
     /// The keys in use, without checking the file.
@@ -65,6 +81,7 @@ final class JWKSStore: Sendable {
             do {
                 let keySet = try JWKSet(json: read.bytes)
                 loaded.withLock { $0 = Loaded(keySet: keySet, stamp: read.stamp, lastProblem: nil) }
+                reloads.add(1, ordering: .releasing)
             } catch {
                 // The stamp is not advanced, so the next second tries again (a writer may be mid-way).
                 loaded.withLock { $0.lastProblem = "\(error.description); keeping the previous keys" }

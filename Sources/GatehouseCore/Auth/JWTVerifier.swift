@@ -108,10 +108,14 @@ public final class JWTVerifier: Sendable {
 
     // MARK: - Diagnostics
 
-    /// Identifies the key set verifications were made with: cached results from another
-    /// generation are verified again (a rotation that drops a key takes effect at once).
+    /// Identifies the key set verifications were made with at `now` (unix seconds): cached
+    /// results from another generation are verified again (a rotation or a rewritten
+    /// `jwks_file` that drops a key takes effect at once).
     @inline(__always)
-    var keyGeneration: Int { remoteKeys?.generation ?? 0 }
+    func keyGeneration(now: Int64) -> Int {
+        if let remoteKeys { return remoteKeys.generation }
+        return keyStore?.generation(now: now) ?? 0
+    }
 
     /// Keys of the current JWK Set that were skipped (other key types, curves or uses), for logs.
     public var skippedKeys: [String] {

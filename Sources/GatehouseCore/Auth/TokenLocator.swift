@@ -34,15 +34,23 @@ enum TokenLocator {
                     return .found(LocatedToken(token: (value.lowerBound + range.lowerBound)..<(value.lowerBound + range.upperBound),
                                                isUncheckedBearer: true))
                 case .cookie(let name):
+                    var found: Range<Int>?
                     for field in head.headers
                     where HeaderNames.asciiCaseInsensitiveEquals(UnsafeRawBufferPointer(rebasing: raw[field.name]), "cookie") {
-                        if let value = cookieValue(raw, in: field.value, named: name) {
-                            return value.isEmpty ? .malformed : .found(LocatedToken(token: value))
-                        }
+                        guard let value = cookieValue(raw, in: field.value, named: name) else { continue }
+                        // A second cookie of the name is forwarded with the first: the upstream
+                        // could read the one nobody verified.
+                        if found != nil || cookieCount(raw, in: field.value, named: name) > 1 { return .malformed }
+                        found = value
                     }
+                    if let found { return found.isEmpty ? .malformed : .found(LocatedToken(token: found)) }
                 case .query(let name):
                     guard let query = head.query,
                           let (value, parameter) = queryValue(raw, in: query, named: name) else { continue }
+                    // Only the verified parameter is cut from the URL: another of the name, or one
+                    // spelled with percent-escapes the upstream decodes to it, would reach the
+                    // upstream unverified (as a second Authorization header is refused).
+                    if queryNamesTwice(raw, in: query, named: name) { return .malformed }
                     return value.isEmpty ? .malformed : .found(LocatedToken(token: value, queryParameter: parameter))
                 }
             }
@@ -53,25 +61,43 @@ enum TokenLocator {
     /// `NAME=value` in a Cookie header (RFC 6265 §4.2.1: pairs separated by "; "); a quoted value
     /// has its quotes left out.
     static func cookieValue(_ raw: UnsafeRawBufferPointer, in field: Range<Int>, named name: String) -> Range<Int>? {
+        var found: Range<Int>?
+        forEachCookiePair(raw, in: field) { pair in
+            guard let value = value(raw, pair, named: name) else { return true }
+            var trimmed = value
+            while trimmed.upperBound > trimmed.lowerBound, raw[trimmed.upperBound - 1] == UInt8(ascii: " ") {
+                trimmed = trimmed.lowerBound..<(trimmed.upperBound - 1)
+            }
+            if trimmed.count >= 2, raw[trimmed.lowerBound] == UInt8(ascii: "\""), raw[trimmed.upperBound - 1] == UInt8(ascii: "\"") {
+                trimmed = (trimmed.lowerBound + 1)..<(trimmed.upperBound - 1)
+            }
+            found = trimmed
+            return false
+        }
+        return found
+    }
+
+    /// How many pairs of one Cookie field are named `name`.
+    static func cookieCount(_ raw: UnsafeRawBufferPointer, in field: Range<Int>, named name: String) -> Int {
+        var count = 0
+        forEachCookiePair(raw, in: field) { pair in
+            if value(raw, pair, named: name) != nil { count += 1 }
+            return true
+        }
+        return count
+    }
+
+    /// Each "name=value" pair of a Cookie field, leading blanks skipped, until `visit` says stop.
+    private static func forEachCookiePair(_ raw: UnsafeRawBufferPointer, in field: Range<Int>, _ visit: (Range<Int>) -> Bool) {
         var start = field.lowerBound
         while start < field.upperBound {
             var end = start
             while end < field.upperBound, raw[end] != UInt8(ascii: ";") { end += 1 }
             var pairStart = start
             while pairStart < end, raw[pairStart] == UInt8(ascii: " ") || raw[pairStart] == UInt8(ascii: "\t") { pairStart += 1 }
-            if let value = value(raw, pairStart..<end, named: name) {
-                var trimmed = value
-                while trimmed.upperBound > trimmed.lowerBound, raw[trimmed.upperBound - 1] == UInt8(ascii: " ") {
-                    trimmed = trimmed.lowerBound..<(trimmed.upperBound - 1)
-                }
-                if trimmed.count >= 2, raw[trimmed.lowerBound] == UInt8(ascii: "\""), raw[trimmed.upperBound - 1] == UInt8(ascii: "\"") {
-                    trimmed = (trimmed.lowerBound + 1)..<(trimmed.upperBound - 1)
-                }
-                return trimmed
-            }
+            guard visit(pairStart..<end) else { return }
             start = end + 1
         }
-        return nil
     }
 
     /// `NAME=value` in a query string; returns the value and the parameter's span including one
@@ -96,6 +122,26 @@ enum TokenLocator {
             start = end + 1
         }
         return nil
+    }
+
+    /// Whether more than one parameter of the query string is named `name`, read as a server
+    /// reads it: percent-escapes and `+` decoded.
+    static func queryNamesTwice(_ raw: UnsafeRawBufferPointer, in query: Range<Int>, named name: String) -> Bool {
+        var count = 0
+        var start = query.lowerBound
+        while start < query.upperBound {
+            var end = start
+            while end < query.upperBound, raw[end] != UInt8(ascii: "&") { end += 1 }
+            var nameEnd = start
+            while nameEnd < end, raw[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
+            let written = Array(raw[start..<nameEnd])
+            let decoded = written.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
+                ? PercentDecoding.decode(written[...]) : String(decoding: written, as: UTF8.self)
+            if decoded == name { count += 1 }
+            if count > 1 { return true }
+            start = end + 1
+        }
+        return false
     }
 
     private static func value(_ raw: UnsafeRawBufferPointer, _ pair: Range<Int>, named name: String) -> Range<Int>? {

@@ -54,9 +54,15 @@ final class CacheEntry: Sendable {
         self.bodyCount = bodyCount
         self.isPublic = isPublic
         self.storedAt = storedAt
-        freshUntil = storedAt + maxAgeNanos
-        revalidateUntil = freshUntil + revalidateNanos
-        staleIfErrorUntil = freshUntil + staleIfErrorNanos
+        // Saturating: a lifetime past the end of the clock is "until then", never a wrap to the past.
+        freshUntil = Self.adding(storedAt, maxAgeNanos)
+        revalidateUntil = Self.adding(freshUntil, revalidateNanos)
+        staleIfErrorUntil = Self.adding(freshUntil, staleIfErrorNanos)
+    }
+
+    private static func adding(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 
     /// Where the body lies in `bytes`: the header lines before it, the ETag after it.

@@ -64,6 +64,7 @@ enum RedisCacheEntryCodec {
               let revalidate = reader.integer(bytes: 8), let staleIfError = reader.integer(bytes: 8),
               let route = reader.text(), let operation = reader.text(), let etag = reader.field(),
               let headerBlock = reader.field(), let body = reader.field(), reader.isAtEnd,
+              [maxAge, revalidate, staleIfError].allSatisfy({ $0 <= longestDurationNanos }),
               let lifetime = total(maxAge, max(revalidate, staleIfError))
         else { return .invalid }
         // A reader whose clock runs behind the writer's sees the entry as just stored.
@@ -73,6 +74,11 @@ enum RedisCacheEntryCodec {
                                  isPublic: flags == UInt64(publicFlag), storedAt: now - age, maxAgeNanos: maxAge,
                                  revalidateNanos: revalidate, staleIfErrorNanos: staleIfError, etag: etag))
     }
+
+    /// No route keeps an entry this long (ten years): a longer duration in a stored entry is
+    /// garbage (another writer's value, a damaged key), and read as the entry's times it
+    /// would overflow them.
+    static let longestDurationNanos: UInt64 = 10 * 365 * 86_400 * 1_000_000_000
 
     /// A sum that does not overflow: a garbage duration must not wrap into a small one.
     private static func total(_ a: UInt64, _ b: UInt64) -> UInt64? {

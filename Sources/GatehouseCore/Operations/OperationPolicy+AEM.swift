@@ -42,14 +42,24 @@ extension OperationPolicy {
         return namesNothing()
     }
 
-    /// `<prefix>/graphql/execute.json/…` goes through as it is, once the `operations` list
-    /// approved the name in its last segment.
+    /// `<prefix>/graphql/execute.json/<aem_config>/<name>;k=v…` goes through as it is, once the
+    /// `operations` list approved the name. With a list, nothing else does: another
+    /// configuration's query of a listed name, more segments before the name, or parameters on
+    /// the configuration would each reach an operation the list never named (AEM and the servlet
+    /// containers in front of it read `;` parameters and extra segments in their own ways).
     func passThroughAEM(_ remainder: String) -> OperationDecision {
         guard allowList != nil else { return .forwardUnchanged }
-        let lastSegment = remainder.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            .last ?? []
-        let rawName = lastSegment.prefix { $0 != UInt8(ascii: ";") }
+        let segments = remainder.utf8.dropFirst(Self.aemExecutePrefix.utf8.count)
+            .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard segments.count == 2,
+              let config = PercentDecoding.decode(Array(segments[0])[...], plusIsSpace: false),
+              config == aemConfig, !config.contains(";") else {
+            return .refuse(GatewayError(.operationNotAllowed, "Only \(Self.aemExecutePrefix)\(aemConfig ?? "<aem_config>")/<name> "
+                                                              + "of a listed operation passes through on this route"))
+        }
+        let rawName = segments[1].prefix { $0 != UInt8(ascii: ";") }
         let name = PercentDecoding.decode(Array(rawName)[...], plusIsSpace: false)
+        guard let name, !name.contains("/") else { return .refuse(notAllowed(name)) }
         return allows(name) ? .forwardUnchanged : .refuse(notAllowed(name))
     }
 

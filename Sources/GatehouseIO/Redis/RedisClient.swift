@@ -162,7 +162,11 @@ public final class RedisClient: IOHandler, TimerTarget {
             return
         }
         let value = RedisReply(reply)
-        if case .cameUp = health.recordSuccess() { observer?.redisClient(self, isUp: true, reason: nil) }
+        // An error reply is no sign of health: a wrong password, a read-only replica after a
+        // failover. The handshake or the caller decides whether it is a failure (`reportFailure`;
+        // a NOSCRIPT the caller mends is not); counted as a success here, it would reset the
+        // failures in a row and the reconnect backoff, so such a store would never be marked down.
+        if !value.isError, case .cameUp = health.recordSuccess() { observer?.redisClient(self, isUp: true, reason: nil) }
         observer?.redisClient(self, answered: command.op, latencyNanos: loop.now &- command.sentAt)
         command.handler(.success(value))
         rearm()

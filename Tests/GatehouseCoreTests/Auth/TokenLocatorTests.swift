@@ -7,12 +7,7 @@ import Testing
 /// Where `token_from` finds a token, and what the upstream URL keeps.
 @Suite struct TokenLocatorTests {
     static func head(target: String = "/g", _ headers: String = "") -> RequestHead {
-        let raw = Array("GET \(target) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8)
-        var scanned = 0
-        guard case .complete(let head, _) = raw.withUnsafeBytes({
-            RequestHeadParser(limits: HTTPLimits()).parse($0, scanned: &scanned)
-        }) else { fatalError("test head does not parse") }
-        return head
+        RequestHeads.get(target, headers: headers)
     }
 
     /// The token found, "malformed", or "absent".
@@ -33,6 +28,9 @@ import Testing
         ("Cookie: mysession=x; session_id=y\r\n", "absent"),
         ("Cookie: a=1\r\nCookie: session=second\r\n", "second"),
         ("Cookie: session=\r\n", "malformed"),
+        // A second cookie of the name reaches the upstream with the first: which was verified?
+        ("Cookie: session=a; session=b\r\n", "malformed"),
+        ("Cookie: session=a\r\nCookie: session=b\r\n", "malformed"),
         ("", "absent"),
     ] as [(String, String)])
     func cookie(headers: String, expected: String) {
@@ -47,6 +45,10 @@ import Testing
         ("/g?page=2&access_token=tok&lang=en", "tok", "?page=2&lang=en"),
         ("/g?my_access_token=x&page=1", "absent", "?my_access_token=x&page=1"),
         ("/g?access_token=", "malformed", "?access_token="),
+        // Only the verified parameter is cut: a second one (or one the upstream decodes to the
+        // name) would reach the upstream unverified.
+        ("/g?access_token=tok&access_token=forged", "malformed", "?access_token=tok&access_token=forged"),
+        ("/g?access_token=tok&access%5Ftoken=forged", "malformed", "?access_token=tok&access%5Ftoken=forged"),
         ("/g", "absent", ""),
     ] as [(String, String, String)])
     func query(target: String, expected: String, forwarded: String) {

@@ -136,12 +136,7 @@ struct CacheKeyTests {
     }
 
     static func request(_ target: String, _ headers: String = "") -> RequestHead {
-        let raw = Array("GET \(target) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8)
-        var scanned = 0
-        guard case .complete(let head, _) = raw.withUnsafeBytes({
-            RequestHeadParser(limits: HTTPLimits()).parse($0, scanned: &scanned)
-        }) else { fatalError("test head does not parse") }
-        return head
+        RequestHeads.get(target, headers: headers)
     }
 
     /// A header named in `vary` sent in two lines is both lines, as the upstream reads it.

@@ -115,6 +115,18 @@ struct RedisCacheEntryCodecTests {
         }
     }
 
+    /// A duration no route keeps (a damaged key, another writer's value) would overflow the
+    /// entry's times: such a value is unreadable, never a crash.
+    @Test func aDurationPastTenYearsIsInvalid() {
+        let maxAgeField = 4 + 2 + 1 + 8
+        for field in 0..<3 {
+            var value = Self.encoded()
+            let start = maxAgeField + 8 * field
+            value.replaceSubrange(start..<(start + 8), with: [UInt8](repeating: 0xFF, count: 8))
+            #expect(Self.isInvalid(Self.read(value, after: 0)), "duration \(field)")
+        }
+    }
+
     @Test func anInvalidValueIsAMissAndCountedAsAGetErrorWithoutTouchingHealth() {
         let metrics = StoreMetrics()
         let store = RedisResponseCacheStore(store: StoreConfig(name: "shared", url: RedisURL(host: "127.0.0.1")),

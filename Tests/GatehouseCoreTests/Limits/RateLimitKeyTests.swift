@@ -9,12 +9,7 @@ struct RateLimitKeyTests {
     static let trusted = [CIDR(address: [10, 0, 0, 0], prefixLength: 8)]
 
     static func head(_ headers: String = "") -> RequestHead {
-        let raw = Array("GET /g HTTP/1.1\r\nHost: x\r\n\(headers)\r\n".utf8)
-        var scanned = 0
-        guard case .complete(let head, _) = raw.withUnsafeBytes({
-            RequestHeadParser(limits: HTTPLimits()).parse($0, scanned: &scanned)
-        }) else { fatalError("test head does not parse") }
-        return head
+        RequestHeads.get(headers: headers)
     }
 
     static func key(_ strategy: RateLimitKeyStrategy, _ headers: String = "", trusted: [CIDR] = trusted,

@@ -129,6 +129,15 @@ struct RateLimitRedisStoreTests {
         #expect(call.decisions(.array([.integer(1), .bulk([]), .integer(-1)]), for: checks, stageSizes: [2]) == nil)
         #expect(call.decisions(.array([.integer(1), .integer(-1), .integer(-1), .integer(-1)]), for: checks,
                                stageSizes: [2]) == nil)
+        // Times no Redis tells (a key holding 1e17, a forged reply): refused, where read in
+        // nanoseconds they would overflow.
+        let now: Int64 = 1_760_000_000_000_000
+        #expect(call.decisions(.array([.integer(now), .integer(100_000_000_000_000_000), .integer(-1)]), for: checks,
+                               stageSizes: [2]) == nil)
+        #expect(call.decisions(.array([.integer(Int64.max / 10), .integer(-1), .integer(-1)]), for: checks,
+                               stageSizes: [2]) == nil)
+        #expect(call.decisions(.array([.integer(-5), .integer(-1), .integer(-1)]), for: checks, stageSizes: [2]) == nil)
+        #expect(call.decisions(.array([.integer(now), .integer(now), .integer(-1)]), for: checks, stageSizes: [2]) != nil)
     }
 
     static func store(_ policy: StoreConfig.FailurePolicy) -> RedisRateLimitStore {

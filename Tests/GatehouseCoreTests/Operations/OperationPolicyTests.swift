@@ -37,6 +37,8 @@ private let only = OperationPolicy(persisted: .only)
 private let allowListed = OperationPolicy(persisted: .allow, allowList: ["listMoviesByGenre", "createUserToken", "freeForm"])
 private let onlyListed = OperationPolicy(persisted: .only, allowList: ["listMoviesByGenre"])
 private let offListed = OperationPolicy(persisted: .off, allowList: ["listMoviesByGenre", "freeForm"])
+private let aemPassThroughRefused =
+    "403 OPERATION_NOT_ALLOWED: Only graphql/execute.json/wknd-shared/<name> of a listed operation passes through on this route"
 private let aem = OperationPolicy(persisted: .allow, upstreamKind: .aem, aemConfig: "wknd-shared")
 private let aemOnly = OperationPolicy(persisted: .only, allowList: ["adventures-all", "by-slug"],
                                       upstreamKind: .aem, aemConfig: "wknd-shared")
@@ -257,6 +259,19 @@ let decisionCases: [DecisionCase] = [
           path: "graphql/execute.json/wknd-shared/by-slug;slug=x", expected: "forward"),
     .init(label: "AEM pass-through on only, unlisted", policy: aemOnly, method: .get,
           path: "graphql/execute.json/wknd-shared/secret", expected: "403 OPERATION_NOT_ALLOWED: Operation \"secret\" is not allowed on this route"),
+    // With a list, only `<aem_config>/<name>` passes: nothing that could reach another query.
+    .init(label: "AEM pass-through on only, another configuration", policy: aemOnly, method: .get,
+          path: "graphql/execute.json/other-config/by-slug",
+          expected: aemPassThroughRefused),
+    .init(label: "AEM pass-through on only, a segment before the name", policy: aemOnly, method: .get,
+          path: "graphql/execute.json/wknd-shared/secret/by-slug",
+          expected: aemPassThroughRefused),
+    .init(label: "AEM pass-through on only, parameters on the configuration", policy: aemOnly, method: .get,
+          path: "graphql/execute.json/wknd-shared;x=/by-slug",
+          expected: aemPassThroughRefused),
+    .init(label: "AEM pass-through on only, an encoded slash in the name", policy: aemOnly, method: .get,
+          path: "graphql/execute.json/wknd-shared/secret%2Fby-slug",
+          expected: "403 OPERATION_NOT_ALLOWED: Operation \"secret/by-slug\" is not allowed on this route"),
     .init(label: "AEM only refuses free-form", policy: aemOnly, body: #"{"query":"{ a }"}"#,
           expected: "403 OPERATION_NOT_ALLOWED: Only persisted operations are allowed on this route"),
     .init(label: "AEM only: unlisted name", policy: aemOnly, body: #"{"operationName":"other"}"#,
