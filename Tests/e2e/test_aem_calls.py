@@ -35,6 +35,7 @@ def gateway(module_gateways, raw_upstream):
                 {"path": "/content/*", "upstream": "aem", "auth": "none"},
                 {"path": "/mapped/*", "upstream": "aem", "auth": "none", "map_graphql_errors": True},
                 {"path": "/private/*", "upstream": "aem", "auth": "user-jwt", "methods": ["GET"]},
+                {"path": "/listed/*", "upstream": "aem", "auth": "none", "operations": ["allowed"]},
             ])
         document["auth"] = {"user-jwt": {"type": "jwt", "algorithms": ["HS256"], "secret": USER_SECRET}}
         return document
@@ -168,6 +169,23 @@ def test_post_without_variables(gateway, aem):
 ])
 def test_execute_json_path_passes_through_unchanged(gateway, aem, remainder):
     assert_upstream_target(gateway, aem, "GET", f"/content/{remainder}", f"/{remainder}")
+
+
+def test_a_listed_name_passes_through_on_a_route_with_operations(gateway, aem):
+    remainder = "graphql/execute.json/wknd-shared/allowed;x=1"
+    assert_upstream_target(gateway, aem, "GET", f"/listed/{remainder}", f"/{remainder}")
+
+
+@pytest.mark.parametrize("remainder", [
+    "graphql/execute.json/other-config/allowed",  # another configuration's query of the name
+    "graphql/execute.json/wknd-shared/secret/allowed",  # a segment before the name
+    "graphql/execute.json/wknd-shared;x=/allowed",  # parameters on the configuration
+    "graphql/execute.json/wknd-shared/secret",
+])
+def test_only_the_configured_path_of_a_listed_name_passes_through(gateway, aem, remainder):
+    response = call(gateway, "GET", f"/listed/{remainder}")
+    assert_raw_envelope(response, 403, "OPERATION_NOT_ALLOWED", source="gateway")
+    assert aem.bytes_received == 0
 
 
 # MARK: - Headers
