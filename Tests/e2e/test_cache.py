@@ -194,6 +194,33 @@ def test_mutation_is_never_cached_and_invalidates_listed_operations(client, grap
     assert after.json()["data"]["movies"].count({"title": title}) == 2
 
 
+def test_a_query_upstream_before_a_mutation_is_not_stored_after_it(client, gateway, graphql_upstream):
+    """The query reads the movies at once, then waits in `slow`; the listed mutation lands and
+    invalidates meanwhile. Stored when it answered, its pre-mutation list would be a fresh hit."""
+    genre = unique("genre")
+    slow_movies = "query Movies($genre: String, $s: Float!) { movies(genre: $genre) { title } slow(seconds: $s) }"
+    variables = {"genre": genre, "s": 1.0}
+    answered = {}
+
+    def slow_query():
+        with httpx.Client(base_url=gateway.url, timeout=10) as own:
+            answered["first"] = call(own, "/pub", query=slow_movies, variables=variables)
+
+    reader = threading.Thread(target=slow_query)
+    reader.start()
+    time.sleep(0.3)
+    title = unique("movie")
+    created = call(client, "/pub", query="mutation CreateMovie($title: String!, $genre: String!) "
+                                         "{ createMovie(title: $title, genre: $genre) { title } }",
+                   variables={"title": title, "genre": genre})
+    assert created.status_code == 200, created.text
+    reader.join()
+    assert answered["first"].json()["data"]["movies"] == []
+    after = call(client, "/pub", query=slow_movies, variables={**variables, "s": 1.0})
+    assert after.headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
+    assert after.json()["data"]["movies"] == [{"title": title}]
+
+
 # MARK: - What is not stored
 
 

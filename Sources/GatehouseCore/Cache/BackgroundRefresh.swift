@@ -10,6 +10,8 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
     private let cache: CompiledRouteCache
     private let key: CacheKey
     private let operation: String
+    /// The operation's invalidation count when the refresh went upstream.
+    private let invalidationMark: UInt64?
     private let pool: UpstreamPool
     private let loop: EventLoop
     /// The worker's store connections, for a cache kept in Redis.
@@ -53,6 +55,7 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
         self.cache = cache
         self.key = key
         self.operation = operation
+        invalidationMark = cache.invalidationMark(for: operation)
         self.pool = pool
         self.loop = loop
         self.stores = stores
@@ -186,7 +189,8 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
 
     private func store(_ response: ResponseHead) {
         let fields = CacheResponseFields(response)
-        guard case .store(let maxAge) = CacheStorability.judge(response, fields, for: cache),
+        guard !cache.wasInvalidated(operation, since: invalidationMark),
+              case .store(let maxAge) = CacheStorability.judge(response, fields, for: cache),
               CacheStorability.acceptsBody(body, maxEntrySize: cache.config.maxEntrySize) else { return }
         let entry = CacheEntry(key: key, routeLabel: cache.routeLabel, operation: operation,
                                headerBlock: fields.headerBlock(of: response), body: body,

@@ -23,6 +23,8 @@ final class CacheWork {
     var stale: CacheEntry?
     /// The response being kept for storage, once its head said it may be stored.
     var capture: CacheCapture?
+    /// A storing fill's invalidation count when it went upstream (`CacheInvalidationCounts`).
+    let invalidationMark: UInt64?
 
     init(route: CompiledRouteCache?, key: CacheKey, operation: String, role: Role, stale: CacheEntry? = nil) {
         self.route = route
@@ -30,6 +32,10 @@ final class CacheWork {
         self.operation = operation
         self.role = role
         self.stale = stale
+        switch role {
+        case .leader, .refresher: invalidationMark = route?.invalidationMark(for: operation)
+        case .follower, .invalidates: invalidationMark = nil
+        }
     }
 
     var stores: Bool {

@@ -19,8 +19,13 @@ final class CompiledRouteCache: Sendable {
     let store: ResponseCacheStore
     let fills: CacheFills
     let counters: AtomicCounters
+    /// The operations a mutation may drop (every `cache.invalidate` list): only their fills note
+    /// the invalidation count (`CacheInvalidationCounts`).
+    let invalidatedOperations: Set<String>
+    let invalidationCounts: CacheInvalidationCounts
 
-    init(config: RouteCacheConfig, route: RouteConfig, upstreamName: String, cache: ResponseCache) {
+    init(config: RouteCacheConfig, route: RouteConfig, upstreamName: String, cache: ResponseCache,
+         invalidatedOperations: Set<String> = []) {
         self.config = config
         scope = config.effectiveScope(auth: route.auth)
         routeLabel = route.path
@@ -33,6 +38,21 @@ final class CompiledRouteCache: Sendable {
         store = cache.store
         fills = cache.fills
         counters = cache.metrics.counters(route: route.path)
+        self.invalidatedOperations = invalidatedOperations
+        invalidationCounts = cache.invalidationCounts
+    }
+
+    /// For a fill of `operation` going upstream: the count to compare when it would store, nil
+    /// when no mutation drops the operation.
+    func invalidationMark(for operation: String) -> UInt64? {
+        guard !invalidatedOperations.isEmpty, invalidatedOperations.contains(operation) else { return nil }
+        return invalidationCounts.count(of: operation)
+    }
+
+    /// Whether a mutation dropped `operation`'s entries since `mark` was taken.
+    func wasInvalidated(_ operation: String, since mark: UInt64?) -> Bool {
+        guard let mark else { return false }
+        return invalidationCounts.count(of: operation) != mark
     }
 
     func count(_ result: CacheMetrics.Result) { counters.atomicAdd(result.rawValue, 1) }

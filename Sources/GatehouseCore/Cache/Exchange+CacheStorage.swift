@@ -25,6 +25,8 @@ extension Exchange {
         switch work.role {
         case .invalidates(let operations):
             if status == CacheStorability.storableStatus {
+                // Counted first: a fill already upstream then stores nothing it read before.
+                ResponseCache.process.invalidationCounts.record(operations)
                 ResponseCache.process.purge(.operations(operations), via: storeClients) { _ in }
             }
             cacheWork = nil
@@ -39,6 +41,7 @@ extension Exchange {
 
     private func makeEntry(_ work: CacheWork, _ captured: inout CacheCapture?) -> CacheEntry? {
         guard let cache = work.route, var capture = captured.take(), !capture.overflowed,
+              !cache.wasInvalidated(work.operation, since: work.invalidationMark),
               capture.bodyAccepted == true
                 || capture.withBody({ CacheStorability.acceptsBody($0, maxEntrySize: cache.config.maxEntrySize) })
         else { return nil }

@@ -15,6 +15,7 @@ final class ResponseCache: Sendable {
 
     private let state = Mutex(State())
     let fills = CacheFills()
+    let invalidationCounts = CacheInvalidationCounts()
     let metrics = CacheMetrics()
     /// Keys whose background refresh runs, with the time it may be considered lost.
     private let refreshing = Mutex<[CacheKey: UInt64]>([:])

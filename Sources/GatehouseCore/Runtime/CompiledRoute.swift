@@ -71,7 +71,8 @@ public final class CompiledRoute: Sendable {
         ownMaxBodyBytes = config.maxBodyBytes
         self.rateLimits = rateLimits
         cache = config.cache.map {
-            CompiledRouteCache(config: $0, route: config, upstreamName: upstream.config.name, cache: responseCache)
+            CompiledRouteCache(config: $0, route: config, upstreamName: upstream.config.name, cache: responseCache,
+                               invalidatedOperations: Set(invalidations.values.joined()))
         }
         // Only where the operation is known without reading more than the route already does:
         // cached routes and routes whose policy reads the request.
