@@ -76,6 +76,11 @@ struct CompiledAuth: Sendable {
                 }
                 if let passed { return passed }
             case .apiKey(let name, let authenticator, let headerName):
+                // Like a second Authorization header: the upstream might read the unchecked one.
+                if Self.headerCount(head, named: headerName) > 1 {
+                    let shown = String(decoding: headerName, as: UTF8.self)
+                    return .refused(GatewayError(.badRequest, "The request has more than one \(shown) header."), reason: nil)
+                }
                 guard let value = Self.headerValue(head, named: headerName) ?? queryToken else { continue }
                 let accepted = head.bytes.withUnsafeBytes { authenticator.verify(UnsafeRawBufferPointer(rebasing: $0[value])) }
                 if accepted {
@@ -85,6 +90,14 @@ struct CompiledAuth: Sendable {
             }
         }
         return attempt.refusal
+    }
+
+    private static func headerCount(_ head: RequestHead, named lowercase: [UInt8]) -> Int {
+        head.bytes.withUnsafeBytes { raw in
+            lowercase.withUnsafeBytes { wanted in
+                head.headers.count { HeaderNames.asciiCaseInsensitiveEquals(UnsafeRawBufferPointer(rebasing: raw[$0.name]), wanted) }
+            }
+        }
     }
 
     private static func headerValue(_ head: RequestHead, named lowercase: [UInt8]) -> Range<Int>? {

@@ -21,18 +21,48 @@ enum TokenLookup {
 }
 
 enum TokenLocator {
-    /// The first source, in `token_from` order, that holds a value.
+    /// The first source, in `token_from` order, that holds a value. A request that also carries
+    /// a token in another of the sources is malformed: the gateway verifies one, and the upstream
+    /// gets the other as well (only a verified query parameter is cut from the URL), which it
+    /// might read instead.
     static func find(in head: RequestHead, sources: [TokenSource]) -> TokenLookup {
+        let (lookup, foundAt) = firstToken(in: head, sources: sources)
+        guard case .found = lookup, let foundAt else { return lookup }
+        for (index, source) in sources.enumerated() where index != foundAt && holdsValue(source, in: head) {
+            return .malformed
+        }
+        return lookup
+    }
+
+    private static func holdsValue(_ source: TokenSource, in head: RequestHead) -> Bool {
         head.bytes.withUnsafeBytes { raw in
-            for source in sources {
+            switch source {
+            case .header:
+                return head.headerValue(named: HeaderNames.authorization) != nil
+            case .cookie(let name):
+                return head.headers.contains { field in
+                    HeaderNames.asciiCaseInsensitiveEquals(UnsafeRawBufferPointer(rebasing: raw[field.name]), "cookie")
+                        && cookieValue(raw, in: field.value, named: name) != nil
+                }
+            case .query(let name):
+                guard let query = head.query else { return false }
+                return queryNames(raw, in: query, name) > 0
+            }
+        }
+    }
+
+    /// The first source's lookup, and which source it was (nil: none holds a value).
+    private static func firstToken(in head: RequestHead, sources: [TokenSource]) -> (TokenLookup, Int?) {
+        head.bytes.withUnsafeBytes { raw -> (TokenLookup, Int?) in
+            for (index, source) in sources.enumerated() {
                 switch source {
                 case .header:
                     guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
                     guard let range = BearerToken.locate(in: UnsafeRawBufferPointer(rebasing: raw[value])) else {
-                        return .malformed
+                        return (.malformed, index)
                     }
-                    return .found(LocatedToken(token: (value.lowerBound + range.lowerBound)..<(value.lowerBound + range.upperBound),
-                                               isUncheckedBearer: true))
+                    return (.found(LocatedToken(token: (value.lowerBound + range.lowerBound)..<(value.lowerBound + range.upperBound),
+                                                isUncheckedBearer: true)), index)
                 case .cookie(let name):
                     var found: Range<Int>?
                     for field in head.headers
@@ -40,21 +70,21 @@ enum TokenLocator {
                         guard let value = cookieValue(raw, in: field.value, named: name) else { continue }
                         // A second cookie of the name is forwarded with the first: the upstream
                         // could read the one nobody verified.
-                        if found != nil || cookieCount(raw, in: field.value, named: name) > 1 { return .malformed }
+                        if found != nil || cookieCount(raw, in: field.value, named: name) > 1 { return (.malformed, index) }
                         found = value
                     }
-                    if let found { return found.isEmpty ? .malformed : .found(LocatedToken(token: found)) }
+                    if let found { return (found.isEmpty ? .malformed : .found(LocatedToken(token: found)), index) }
                 case .query(let name):
                     guard let query = head.query,
                           let (value, parameter) = queryValue(raw, in: query, named: name) else { continue }
                     // Only the verified parameter is cut from the URL: another of the name, or one
                     // spelled with percent-escapes the upstream decodes to it, would reach the
                     // upstream unverified (as a second Authorization header is refused).
-                    if queryNamesTwice(raw, in: query, named: name) { return .malformed }
-                    return value.isEmpty ? .malformed : .found(LocatedToken(token: value, queryParameter: parameter))
+                    if queryNamesTwice(raw, in: query, named: name) { return (.malformed, index) }
+                    return (value.isEmpty ? .malformed : .found(LocatedToken(token: value, queryParameter: parameter)), index)
                 }
             }
-            return .absent
+            return (.absent, nil)
         }
     }
 
@@ -127,9 +157,16 @@ enum TokenLocator {
     /// Whether more than one parameter of the query string is named `name`, read as a server
     /// reads it: percent-escapes and `+` decoded.
     static func queryNamesTwice(_ raw: UnsafeRawBufferPointer, in query: Range<Int>, named name: String) -> Bool {
+        queryNames(raw, in: query, name, stoppingAt: 2) > 1
+    }
+
+    /// How many parameters of the query string are named `name` once decoded (counting stops at
+    /// `limit`).
+    private static func queryNames(_ raw: UnsafeRawBufferPointer, in query: Range<Int>, _ name: String,
+                                   stoppingAt limit: Int = 1) -> Int {
         var count = 0
         var start = query.lowerBound
-        while start < query.upperBound {
+        while start < query.upperBound, count < limit {
             var end = start
             while end < query.upperBound, raw[end] != UInt8(ascii: "&") { end += 1 }
             var nameEnd = start
@@ -138,10 +175,9 @@ enum TokenLocator {
             let decoded = written.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
                 ? PercentDecoding.decode(written[...]) : String(decoding: written, as: UTF8.self)
             if decoded == name { count += 1 }
-            if count > 1 { return true }
             start = end + 1
         }
-        return false
+        return count
     }
 
     private static func value(_ raw: UnsafeRawBufferPointer, _ pair: Range<Int>, named name: String) -> Range<Int>? {

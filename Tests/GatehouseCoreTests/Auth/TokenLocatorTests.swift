@@ -70,10 +70,21 @@ import Testing
     }
 
     @Test func sourcesAreTriedInOrder() {
+        let header = "Authorization: Bearer from-header\r\n"
+        let cookie = "Cookie: s=from-cookie\r\n"
+        #expect(Self.find(Self.head(target: "/g?page=1", header + cookie), [.header, .query("t")]) == "from-header")
+        #expect(Self.find(Self.head(cookie), [.header, .cookie("s")]) == "from-cookie")
+        #expect(Self.find(Self.head(target: "/g?t=from-query"), [.header, .query("t")]) == "from-query")
+    }
+
+    /// A token in two of the sources: one is verified, both reach the upstream.
+    @Test func aTokenInTwoSourcesIsMalformed() {
         let head = Self.head(target: "/g?t=from-query", "Authorization: Bearer from-header\r\nCookie: s=from-cookie\r\n")
-        #expect(Self.find(head, [.header, .cookie("s"), .query("t")]) == "from-header")
-        #expect(Self.find(head, [.cookie("s"), .header]) == "from-cookie")
-        #expect(Self.find(head, [.query("t"), .header]) == "from-query")
+        #expect(Self.find(head, [.header, .cookie("s"), .query("t")]) == "malformed")
+        #expect(Self.find(head, [.cookie("s"), .header]) == "malformed")
+        #expect(Self.find(head, [.query("t"), .header]) == "malformed")
+        #expect(Self.find(Self.head(target: "/g?access%5Ftoken=x", "Authorization: Bearer h\r\n"),
+                          [.header, .query("access_token")]) == "malformed")
         #expect(Self.find(Self.head("Authorization: Basic dXNlcg==\r\n"), [.header, .cookie("s")]) == "malformed")
     }
 }
