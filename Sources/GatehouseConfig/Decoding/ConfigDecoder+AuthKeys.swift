@@ -38,7 +38,9 @@ extension ConfigDecoder {
             if let issuer {
                 let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
                 switch KeyURL.parse(trimmed + RemoteKeysConfig.discoverySuffix) {
-                case .success(let url): jwt.remoteKeys = RemoteKeysConfig(location: .discovery(url))
+                case .success(let url):
+                    jwt.remoteKeys = RemoteKeysConfig(location: .discovery(url))
+                    jwt.remoteKeys?.issuer = issuer
                 case .failure(let problem):
                     report(path.appendingKey("issuer"), "discovery needs an http(s) issuer: \(problem.message)", at: map.mark)
                     isValid = false

@@ -19,6 +19,8 @@ public struct RemoteKeysConfig: Sendable, Equatable {
     public var maxRefresh: Duration = RemoteKeysConfig.defaultMaxRefresh
     /// `tls.ca_file`: PEM file of trusted CAs for https key URLs; nil trusts the system store.
     public var caFile: String?
+    /// With discovery: the configured issuer, which the discovery document must name as its own.
+    public var issuer: String?
 
     public init(location: Location) {
         self.location = location

@@ -76,10 +76,10 @@ struct CompiledAuth: Sendable {
                 }
                 if let passed { return passed }
             case .apiKey(let name, let authenticator, let headerName):
-                // Like a second Authorization header: the upstream might read the unchecked one.
+                // Two keys are no key: whichever the gateway checked, the upstream might read the other.
                 if Self.headerCount(head, named: headerName) > 1 {
-                    let shown = String(decoding: headerName, as: UTF8.self)
-                    return .refused(GatewayError(.badRequest, "The request has more than one \(shown) header."), reason: nil)
+                    attempt.apiKeyRefused = true
+                    continue
                 }
                 guard let value = Self.headerValue(head, named: headerName) ?? queryToken else { continue }
                 let accepted = head.bytes.withUnsafeBytes { authenticator.verify(UnsafeRawBufferPointer(rebasing: $0[value])) }

@@ -66,7 +66,9 @@ extension OperationPolicy {
     /// The canonical `GET /graphql/execute.json/<config>/<name>;k=v…` for a call by name.
     private func callAEM(_ name: String, call: OperationCall) -> OperationDecision {
         guard allows(name) else { return .refuse(notAllowed(name)) }
-        guard !name.isEmpty, name != ".", name != ".." else {
+        // A name is one segment under aem_config: a slash, even sent encoded, could climb out of
+        // it where a later hop decodes `%2F` (`../secret`).
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
             return .refuse(GatewayError(.badRequest, "Invalid operation name"))
         }
         guard let aemConfig else {

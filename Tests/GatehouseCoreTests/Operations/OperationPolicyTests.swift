@@ -281,6 +281,8 @@ let decisionCases: [DecisionCase] = [
           expected: "PERSISTED_QUERY_NOT_FOUND: PersistedQueryNotFound"),
     .init(label: "AEM deeper path", policy: aem, method: .get, path: "a/b", expected: "404: No operation at this path"),
     .init(label: "AEM dot-dot name", policy: aem, body: #"{"operationName":".."}"#, expected: "400: Invalid operation name"),
+    .init(label: "AEM name with a slash", policy: aem, body: #"{"operationName":"../secret"}"#,
+          expected: "400: Invalid operation name"),
     .init(label: "AEM without aem_config", policy: OperationPolicy(persisted: .allow, upstreamKind: .aem), method: .get,
           path: "q", expected: "internalError: The AEM upstream has no aem_config"),
 ]

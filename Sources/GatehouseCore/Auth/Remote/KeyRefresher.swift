@@ -52,7 +52,7 @@ final class KeyRefresher: TimerTarget {
             if let known = source.state.discoveredURL { return fetchKeys(source, known) }
             get(documentURL, source) { [weak self] document in
                 guard let self, let source = self.source else { return }
-                switch KeyDocuments.jwksURI(fromDiscovery: document) {
+                switch KeyDocuments.jwksURI(fromDiscovery: document, documentURL: documentURL, issuer: source.config.issuer) {
                 case .success(let url):
                     source.remember(discovered: url)
                     self.fetchKeys(source, url)

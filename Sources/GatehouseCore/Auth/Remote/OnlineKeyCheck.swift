@@ -33,7 +33,7 @@ enum OnlineKeyCheck {
         case .url(let url): keys(url)
         case .discovery(let url):
             get(url) { document in
-                switch KeyDocuments.jwksURI(fromDiscovery: document) {
+                switch KeyDocuments.jwksURI(fromDiscovery: document, documentURL: url, issuer: source.config.issuer) {
                 case .success(let jwksURL): keys(jwksURL)
                 case .failure(let error):
                     problem = "discovery \(url): \(error.description)"
