@@ -194,6 +194,16 @@ def test_mutation_is_never_cached_and_invalidates_listed_operations(client, grap
     assert after.json()["data"]["movies"].count({"title": title}) == 2
 
 
+def test_a_failed_mutation_drops_nothing(client, graphql_upstream):
+    """A listed mutation answered 200 with `errors` and no `data` changed nothing; anyone may send
+    one, so it must not empty the listed operations' entries."""
+    genre = unique("genre")
+    assert call(client, "/pub", query=MOVIES, variables={"genre": genre}).headers["Cache-Status"].endswith("stored")
+    failed = call(client, "/pub", query="mutation CreateMovie { noSuchField }")
+    assert failed.status_code == 200 and failed.json().get("data") is None and failed.json()["errors"]
+    assert call(client, "/pub", query=MOVIES, variables={"genre": genre}).headers["Cache-Status"].startswith("gatehouse; hit")
+
+
 def test_a_query_upstream_before_a_mutation_is_not_stored_after_it(client, gateway, graphql_upstream):
     """The query reads the movies at once, then waits in `slow`; the listed mutation lands and
     invalidates meanwhile. Stored when it answered, its pre-mutation list would be a fresh hit."""

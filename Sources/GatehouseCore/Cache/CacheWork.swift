@@ -25,6 +25,8 @@ final class CacheWork {
     var capture: CacheCapture?
     /// A storing fill's invalidation count when it went upstream (`CacheInvalidationCounts`).
     let invalidationMark: UInt64?
+    /// An invalidating mutation's answer, read to tell a failed mutation (`MutationOutcome`).
+    var mutationAnswer: MutationAnswer?
 
     init(route: CompiledRouteCache?, key: CacheKey, operation: String, role: Role, stale: CacheEntry? = nil) {
         self.route = route
@@ -36,6 +38,13 @@ final class CacheWork {
         case .leader, .refresher: invalidationMark = route?.invalidationMark(for: operation)
         case .follower, .invalidates: invalidationMark = nil
         }
+    }
+
+    /// The response body on its way to the client: kept for storage, or read for the mutation's outcome.
+    @inline(__always)
+    func tee(_ data: UnsafeRawBufferPointer) {
+        capture?.append(data)
+        mutationAnswer?.append(data)
     }
 
     var stores: Bool {

@@ -7,7 +7,12 @@ import GatehouseIO
 extension Exchange {
     /// The upstream answered with `response` (a final head): decides whether it may be stored.
     func cacheResponseHead(_ response: borrowing ResponseHead) {
-        guard let work = cacheWork, work.stores, let cache = work.route else { return }
+        guard let work = cacheWork else { return }
+        if case .invalidates = work.role {
+            if response.status == CacheStorability.storableStatus { work.mutationAnswer = MutationAnswer() }
+            return
+        }
+        guard work.stores, let cache = work.route else { return }
         let fields = CacheResponseFields(response)
         guard case .store(let maxAge) = CacheStorability.judge(response, fields, for: cache) else { return }
         var expected: Int?
@@ -24,7 +29,7 @@ extension Exchange {
         var capture = work.capture.take()
         switch work.role {
         case .invalidates(let operations):
-            if status == CacheStorability.storableStatus {
+            if status == CacheStorability.storableStatus, work.mutationAnswer?.mayHaveChangedData ?? true {
                 // Counted first: a fill already upstream then stores nothing it read before.
                 ResponseCache.process.invalidationCounts.record(operations)
                 ResponseCache.process.purge(.operations(operations), via: storeClients) { _ in }

@@ -294,7 +294,7 @@ extension Exchange {
                 case .data(let range, let consumed):
                     if verbatim {
                         client.output.append(UnsafeRawBufferPointer(rebasing: readable[0..<consumed]))
-                        cacheWork?.capture?.append(UnsafeRawBufferPointer(rebasing: readable[range]))  // response cache tee
+                        cacheWork?.tee(UnsafeRawBufferPointer(rebasing: readable[range]))  // response cache tee
                     } else {
                         deliver(UnsafeRawBufferPointer(rebasing: readable[range]))
                     }
@@ -359,7 +359,7 @@ extension Exchange {
     /// Response body data towards the client: as it is, or through gzip.
     @inline(__always)
     private func deliver(_ data: UnsafeRawBufferPointer) {
-        cacheWork?.capture?.append(data)  // response cache tee
+        cacheWork?.tee(data)  // response cache tee
         guard let gzip else {
             connection.output.append(data)
             return
