@@ -40,10 +40,7 @@ enum CachePhase {
         case .start(let start): CacheKeyBuilder.key(start: start, forwardedTarget: [],
                                                     varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head), scope: scope)
         case nil: CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
-                                      forwardedTarget: exchange.rewrite?.target == nil
-                                          ? CacheKeyBuilder.forwardedTarget(of: head, remainderStart: route.isPrefix
-                                              ? head.path.lowerBound + route.matchBytes.count : head.path.upperBound)
-                                          : [],
+                                      forwardedTarget: forwardedTarget(exchange, route),
                                       varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head), scope: scope)
         }
         exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
@@ -58,6 +55,15 @@ enum CachePhase {
         case .unavailable:
             return exchange.bypassUnavailableStore()
         }
+    }
+
+    /// What of the client's target the upstream gets as sent; nothing when the gateway wrote the
+    /// upstream target itself (a held operation, a GET call, an AEM call by name).
+    private static func forwardedTarget(_ exchange: Exchange, _ route: CompiledRoute) -> ArraySlice<UInt8> {
+        guard exchange.rewrite?.target == nil else { return [] }
+        let head = exchange.head
+        let remainderStart = route.isPrefix ? head.path.lowerBound + route.matchBytes.count : head.path.upperBound
+        return CacheKeyBuilder.forwardedTarget(of: head, remainderStart: remainderStart)
     }
 
     /// The operation from the request (or the policy's rewrite of it).
