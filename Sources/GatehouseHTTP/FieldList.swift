@@ -2,6 +2,18 @@
 /// and tabs around it; empty items are skipped. Walked in place, without an array of slices:
 /// cached routes read `Cache-Control` and `If-None-Match` this way on every request.
 public enum FieldList {
+    /// The lines of one field as one value (RFC 9110 §5.3): `first`, then each of `later`, joined
+    /// with ", ". A single line is its own slice of `bytes`, with nothing copied.
+    public static func joined(_ bytes: [UInt8], first: Range<Int>, later: [Range<Int>]) -> ArraySlice<UInt8> {
+        guard !later.isEmpty else { return bytes[first] }
+        var joined = Array(bytes[first])
+        for line in later {
+            joined.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")])
+            joined.append(contentsOf: bytes[line])
+        }
+        return joined[...]
+    }
+
     /// Calls `visit` with each item, in order, until it returns false.
     public static func forEachItem(in value: ArraySlice<UInt8>, _ visit: (ArraySlice<UInt8>) -> Bool) {
         var start = value.startIndex

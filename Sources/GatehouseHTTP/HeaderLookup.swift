@@ -16,20 +16,13 @@ enum HeaderLookup {
     /// is its own slice, with nothing copied; nil when there is none.
     static func combinedValue(in bytes: [UInt8], _ headers: [HeaderField], named lowercaseName: StaticString) -> ArraySlice<UInt8>? {
         var first: Range<Int>?
-        var joined: [UInt8]?
+        var later: [Range<Int>] = []
         bytes.withUnsafeBytes { raw in
             for field in headers where HeaderNames.asciiCaseInsensitiveEquals(rebased(raw, field.name), lowercaseName) {
-                guard let earlier = first else {
-                    first = field.value
-                    continue
-                }
-                if joined == nil { joined = Array(bytes[earlier]) }
-                joined!.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")])
-                joined!.append(contentsOf: bytes[field.value])
+                if first == nil { first = field.value } else { later.append(field.value) }
             }
         }
-        if let joined { return joined[...] }
-        return first.map { bytes[$0] }
+        return first.map { FieldList.joined(bytes, first: $0, later: later) }
     }
 
     /// How many fields are named `lowercaseName` (any case on the wire).

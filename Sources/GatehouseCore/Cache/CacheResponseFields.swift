@@ -47,14 +47,7 @@ struct CacheResponseFields {
 
     /// Every `Cache-Control` line of `response` as one list value; nil when it has none.
     func cacheControlValue(of response: borrowing ResponseHead) -> ArraySlice<UInt8>? {
-        guard let first = cacheControl else { return nil }
-        guard !laterCacheControl.isEmpty else { return response.bytes[first] }
-        var joined = Array(response.bytes[first])
-        for later in laterCacheControl {
-            joined.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")])
-            joined.append(contentsOf: response.bytes[later])
-        }
-        return joined[...]
+        cacheControl.map { FieldList.joined(response.bytes, first: $0, later: laterCacheControl) }
     }
 
     /// Told apart by length first: this is asked of every field of every storable miss.
