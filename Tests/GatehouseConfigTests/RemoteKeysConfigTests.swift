@@ -21,6 +21,20 @@ import Testing
         #expect(jwt.tokenSources == [.header])
     }
 
+    /// What logs and `/status` show of a key url: never its query, where an access key may be.
+    @Test(arguments: [
+        ("https://login.example.com/keys?access_key=s3cret", "https://login.example.com/keys?…"),
+        ("http://127.0.0.1:9000/jwks?a=1&b=2", "http://127.0.0.1:9000/jwks?…"),
+        ("https://login.example.com:8443/keys", "https://login.example.com:8443/keys"),
+        ("http://[::1]:80/keys", "http://[::1]/keys"),
+    ])
+    func shownWithoutItsQuery(_ text: String, _ shown: String) throws {
+        let url = try KeyURL.parse(text).get()
+        #expect(url.description == shown)
+        // The request line still sends the whole query.
+        #expect(text.hasSuffix(url.target))
+    }
+
     @Test func discoveryUsesTheIssuersWellKnownDocument() throws {
         let jwt = try #require(Self.jwt("{corp: {type: jwt, algorithms: [ES256], issuer: \"https://login.example.com/\", discovery: true}}"))
         let keys = try #require(jwt.remoteKeys)

@@ -9,6 +9,7 @@ import json
 import secrets
 import time
 
+import httpx
 import pytest
 
 from support.auth_checks import bearer, send
@@ -166,6 +167,25 @@ def test_server_down_later_keeps_the_last_good_keys(gateway_factory, raw_upstrea
     idp.set_mode("hang")
     time.sleep(1.5)
     assert status_of(gateway, bearer(token(key, idp.issuer, sub="during-hang"))).status == 200
+
+
+def test_a_secret_in_the_key_urls_query_is_sent_but_never_shown(gateway_factory, raw_upstream, idp, pki):
+    """A key set's url may carry an access key in its query: the fetch sends it, while /status and
+    the log name the url with its query as `?…`."""
+    secret = secrets.token_hex(12)
+    settings = provider(idp, pki, jwks_url=f"{idp.jwks_url}?access_key={secret}")
+    gateway = gateway_factory.start(gateway_config(raw_upstream.url, {"remote": settings}))
+    # The local server answers only /jwks: this path is a 404, so the fetch fails and is reported.
+    idp.wait_for_count(1, path=f"/jwks?access_key={secret}")
+
+    def reported_error():
+        document = httpx.get(f"{gateway.admin_url}/status", timeout=2).json()
+        return next((source["last_error"] for source in document["identity_providers"] if source["last_error"]), None)
+
+    assert eventually(lambda: reported_error() is not None)
+    status_text = httpx.get(f"{gateway.admin_url}/status", timeout=2).text
+    assert "/jwks?…" in reported_error() and secret not in status_text
+    assert "/jwks?…" in gateway.stderr_text() and secret not in gateway.stderr_text()
 
 
 def test_cache_control_max_age_is_honoured_within_min_and_max(gateway_factory, raw_upstream, pki):

@@ -42,10 +42,11 @@ public struct KeyURL: Sendable, Equatable, CustomStringConvertible {
         self.target = target
     }
 
+    /// For logs, `/status` and config messages: the query shown as `?…`, since a key set's url
+    /// may carry an access key there (the request line still sends it whole).
     public var description: String {
-        let defaultPort = scheme == .https ? 443 : 80
-        let hostText = host.contains(":") ? "[\(host)]" : host
-        return port == defaultPort ? "\(scheme.rawValue)://\(hostText)\(target)" : "\(scheme.rawValue)://\(hostText):\(port)\(target)"
+        let shownTarget = target.firstIndex(of: "?").map { "\(target[..<$0])?…" } ?? target
+        return "\(scheme.rawValue)://\(authority)\(shownTarget)"
     }
 
     /// `Host` header value.
