@@ -22,6 +22,8 @@ final class CacheEntry: Sendable {
     let revalidateUntil: UInt64
     /// The end of the stale-if-error window.
     let staleIfErrorUntil: UInt64
+    /// What the entry counts against `max_bytes`; the LRU reads it several times per store.
+    let byteCount: Int
 
     /// The length of the ETag the gateway makes: a SHA-256 in hex, quoted.
     static let etagLength = 2 * SHA256Digest.length + 2
@@ -58,6 +60,7 @@ final class CacheEntry: Sendable {
         freshUntil = Self.adding(storedAt, maxAgeNanos)
         revalidateUntil = Self.adding(freshUntil, revalidateNanos)
         staleIfErrorUntil = Self.adding(freshUntil, staleIfErrorNanos)
+        byteCount = bytes.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes
     }
 
     private static func adding(_ a: UInt64, _ b: UInt64) -> UInt64 {
@@ -93,8 +96,6 @@ final class CacheEntry: Sendable {
         }
     }
 
-    var byteCount: Int { bytes.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes }
-
     var maxAgeNanos: UInt64 { freshUntil - storedAt }
 
     /// Past every window: no use to anyone.
@@ -102,10 +103,12 @@ final class CacheEntry: Sendable {
 
     func isFresh(at now: UInt64) -> Bool { now < freshUntil }
 
-    /// Seconds of freshness left (negative once stale), as `Cache-Status: ttl=` says it.
+    /// Seconds of freshness left (negative once stale), as `Cache-Status: ttl=` says it: rounded
+    /// down, so an entry stale by half a second says -1, not a fresh-looking 0.
     func ttlSeconds(at now: UInt64) -> Int {
         let nanos = Int64(bitPattern: freshUntil &- now)
-        return Int(nanos / 1_000_000_000)
+        let (seconds, rest) = nanos.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return Int(rest < 0 ? seconds - 1 : seconds)
     }
 
     func ageSeconds(at now: UInt64) -> Int { Int((now &- storedAt) / 1_000_000_000) }

@@ -25,23 +25,26 @@ enum CachePhase {
             }
             return bypass(exchange, route.cache)
         }
-        let head = exchange.head
-        let policy = CacheFetchPolicy.from(head.combinedValue(named: "cache-control"))
+        // Read in place: a local copy of the head would retain each of its arrays.
+        let policy = CacheFetchPolicy.from(exchange.head.combinedValue(named: "cache-control"))
         // A public scope is everyone's: the caller's identity is not even read.
         guard policy != .bypass,
               let scope = cache.scope == .public
-                ? .everyone : CacheKeyBuilder.scope(cache.scope, identity: exchange.rateLimitProgress.identity, head: head)
+                ? .everyone
+                : CacheKeyBuilder.scope(cache.scope, identity: exchange.rateLimitProgress.identity, head: exchange.head)
         else {
             return bypass(exchange, cache)
         }
         // A memoized GET call was rewritten: its upstream target is the gateway's, fixed per call.
         let key = switch identified?.keyPart {
         case .whole(let key): key  // a public scope without `vary`: nothing of this request goes in
-        case .start(let start): CacheKeyBuilder.key(start: start, forwardedTarget: [],
-                                                    varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head), scope: scope)
-        case nil: CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
-                                      forwardedTarget: forwardedTarget(exchange, route),
-                                      varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: head), scope: scope)
+        case .start(let start):
+            CacheKeyBuilder.key(start: start, forwardedTarget: [],
+                                varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head), scope: scope)
+        case nil:
+            CacheKeyBuilder.key(routePart: cache.keyRoutePart, operation: operation,
+                                forwardedTarget: forwardedTarget(exchange, route),
+                                varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head), scope: scope)
         }
         exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
         switch cache.store.get(key, now: exchange.loop.now, waiter: exchange) {

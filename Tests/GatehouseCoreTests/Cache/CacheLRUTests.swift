@@ -104,6 +104,20 @@ struct CacheLRUTests {
         #expect(entry.ageSeconds(at: now) == Int(at - 100))
     }
 
+    /// Between whole seconds the count rounds down: half a second fresh is 0, half a second stale -1.
+    @Test(arguments: [
+        (109_500_000_000, 0),
+        (110_000_000_000, 0),
+        (110_000_000_001, -1),
+        (110_500_000_000, -1),
+        (111_000_000_000, -1),
+        (111_000_000_001, -2),
+    ] as [(UInt64, Int)])
+    func ttlRoundsDown(_ now: UInt64, _ ttl: Int) {
+        let entry = Self.entry("t", at: 100 * Self.second, maxAge: 10, revalidate: 5, staleIfError: 20)
+        #expect(entry.ttlSeconds(at: now) == ttl)
+    }
+
     @Test func purgeFilterFromAdminBodies() throws {
         #expect(try CachePurgeRequest.filter(Array("{}".utf8)).get() == .all)
         #expect(try CachePurgeRequest.filter([]).get() == .all)
