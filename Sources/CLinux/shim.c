@@ -15,6 +15,7 @@
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -99,6 +100,14 @@ long gh_recv_nocancel(int fd, void *buf, size_t len) { return syscall(SYS_recvfr
 
 long gh_send_nocancel(int fd, const void *buf, size_t len) {
     return syscall(SYS_sendto, fd, buf, len, MSG_NOSIGNAL, NULL, 0);
+}
+
+long gh_send2_nocancel(int fd, const void *first, size_t first_len, const void *second, size_t second_len) {
+    struct iovec parts[2] = {{(void *)first, first_len}, {(void *)second, second_len}};
+    struct msghdr message = {0};
+    message.msg_iov = parts;
+    message.msg_iovlen = 2;
+    return syscall(SYS_sendmsg, fd, &message, MSG_NOSIGNAL);
 }
 
 int gh_socket_error(int fd) {

@@ -51,6 +51,18 @@ public struct SocketStream {
         }
     }
 
+    /// Writes `first` then `second` in one send, on a connection in the clear; nil through TLS,
+    /// whose records are written one buffer at a time (the caller copies instead).
+    @inline(__always)
+    public func write(_ first: UnsafeRawBufferPointer, then second: UnsafeRawBufferPointer) -> Outcome? {
+        guard tls == nil else { return nil }
+        switch Syscalls.write(fd, first, second) {
+        case .done(let n): return .done(n)
+        case .wouldBlock: return .wouldBlock(needsWritable: true)
+        case .failed(let code): return .failed(Syscalls.errorText(code))
+        }
+    }
+
     /// Decrypted bytes wait inside TLS; epoll will not report them, so read again now.
     @inline(__always)
     public var hasBufferedInput: Bool { tls?.hasBufferedInput ?? false }

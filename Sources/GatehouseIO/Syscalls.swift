@@ -41,6 +41,13 @@ public enum Syscalls {
         retryingInterrupts { gh_send_nocancel(fd, buffer, count) }
     }
 
+    /// One send of `first` then `second` (sendmsg with two iovecs): a response head and a body
+    /// that lies elsewhere go out together without being copied into one buffer first.
+    @inline(__always)
+    public static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> IOResult {
+        retryingInterrupts { gh_send2_nocancel(fd, first.baseAddress, first.count, second.baseAddress, second.count) }
+    }
+
     /// write(2), for descriptors that are not sockets (files, standard error).
     public static func writeFile(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> IOResult {
         retryingInterrupts { Glibc.write(fd, buffer, count) }

@@ -56,6 +56,8 @@ int gh_connect_error(int fd);
 long gh_read_nocancel(int fd, void *buf, size_t len);
 long gh_recv_nocancel(int fd, void *buf, size_t len);
 long gh_send_nocancel(int fd, const void *buf, size_t len);
+/// One send of two buffers, the first before the second (sendmsg with two iovecs, MSG_NOSIGNAL).
+long gh_send2_nocancel(int fd, const void *first, size_t first_len, const void *second, size_t second_len);
 /// Formats an address (v4 or v6) into `out`; returns the length, or -1.
 int gh_format_address(const struct sockaddr_storage *addr, char *out, int cap, int *port);
 /// Parses a numeric host (v4 or v6) and port into a sockaddr; returns its length, or -1.

@@ -287,6 +287,25 @@ final class ClientConnection: IOHandler, TimerTarget {
         return .drained
     }
 
+    /// Sends what the output holds and then `body` (bytes that lie elsewhere, a response body in
+    /// the upstream's buffer) in one send, instead of copying the body behind them first: a body
+    /// past the pooled buffer's size would grow it, a malloc and a free per response. What the
+    /// socket does not take (or a connection through TLS) is appended as before, and a failure
+    /// is left for the next write to find and report.
+    func writeOutput(thenBody body: UnsafeRawBufferPointer) {
+        let pending = output.readableCount
+        var sent = 0
+        if case .done(let n)? = stream.write(output.readable, then: body) { sent = n }
+        exchange?.bytesOut += sent
+        if sent < pending {
+            output.consume(sent)
+            output.append(body)
+        } else {
+            output.consume(pending)
+            output.append(UnsafeRawBufferPointer(rebasing: body[(sent - pending)...]))
+        }
+    }
+
     /// Epoll interest follows the machine: read while it (or the exchange) wants input, write
     /// while output waits. Between body and response the socket stays watched, which saves two
     /// epoll_ctl calls per request; early pipelined bytes are buffered (bounded) and a client

@@ -283,7 +283,7 @@ extension Exchange {
             case .length(let remaining):
                 if upstream.input.isEmpty { break copying }
                 let n = min(remaining, upstream.input.readableCount)
-                deliver(UnsafeRawBufferPointer(rebasing: upstream.input.readable[0..<n]))
+                deliverBody(UnsafeRawBufferPointer(rebasing: upstream.input.readable[0..<n]))
                 upstream.input.consume(n)
                 responseBody = .length(remaining: remaining - n)
                 if remaining == n { responseComplete = true }
@@ -319,7 +319,7 @@ extension Exchange {
                     if upstreamEOF { responseComplete = true }
                     break copying
                 }
-                deliver(upstream.input.readable)
+                deliverBody(upstream.input.readable)
                 upstream.input.consume(upstream.input.readableCount)
             }
         }
@@ -358,6 +358,14 @@ extension Exchange {
 
     /// Response body data towards the client: as it is, or through gzip.
     @inline(__always)
+    /// Body bytes as they lie in the upstream's buffer: more than the output has room for go out
+    /// behind what it holds in one send rather than growing it (`writeOutput(thenBody:)`).
+    private func deliverBody(_ data: UnsafeRawBufferPointer) {
+        guard gzip == nil, data.count > connection.output.tailSpace else { return deliver(data) }
+        cacheWork?.tee(data)  // response cache tee
+        connection.writeOutput(thenBody: data)
+    }
+
     private func deliver(_ data: UnsafeRawBufferPointer) {
         cacheWork?.tee(data)  // response cache tee
         guard let gzip else {
