@@ -2,8 +2,9 @@
 "When Redis fails", "Choosing a store"): a rate-limit key in Redis holding a TAT far past any
 clock, and a Redis-compatible server answering the limit script with out-of-range integers, are
 store failures met with the store's `on_failure` and counted, and the same process serves the
-next request; a shared-cache entry whose max_age is all ones is a counted miss; a refused
-password keeps the store down with its backoff growing, never "up again" on each attempt.
+next request; a reply no command asked for drops the connection, not the process; a
+shared-cache entry whose max_age is all ones is a counted miss; a refused password keeps the
+store down with its backoff growing, never "up again" on each attempt.
 Against real redis-server processes on free loopback ports, and a fake Redis of this module.
 """
 
@@ -132,10 +133,12 @@ def test_a_huge_tat_in_a_limit_key_is_a_store_failure(gateway_factory, raw_upstr
 
 class FakeRedis:
     """Just enough RESP for the gateway's handshake (AUTH, SELECT, SCRIPT LOAD, PING); every
-    script call is answered with `script_reply`, whatever it asked."""
+    script call is answered with `script_reply`, whatever it asked. `after_ping`, when given, is
+    sent a moment after each PING's answer, asked for by nothing."""
 
-    def __init__(self, script_reply: bytes):
+    def __init__(self, script_reply: bytes, after_ping: bytes = b""):
         self.script_reply = script_reply
+        self.after_ping = after_ping
         self.script_calls = 0
         self.stopping = threading.Event()
         self.connections = []
@@ -181,7 +184,11 @@ class FakeRedis:
                     arguments, buffer = self._parse(buffer)
                     if arguments is None:
                         break
-                    connection.sendall(self._answer(arguments[0].upper()))
+                    name = arguments[0].upper()
+                    connection.sendall(self._answer(name))
+                    if name == b"PING" and self.after_ping:
+                        time.sleep(0.2)
+                        connection.sendall(self.after_ping)
         except OSError:
             return
 
@@ -219,8 +226,8 @@ class FakeRedis:
 def fake_redis_factory():
     servers = []
 
-    def make(script_reply: bytes) -> FakeRedis:
-        servers.append(FakeRedis(script_reply))
+    def make(script_reply: bytes, after_ping: bytes = b"") -> FakeRedis:
+        servers.append(FakeRedis(script_reply, after_ping))
         return servers[-1]
 
     yield make
@@ -253,6 +260,37 @@ def test_a_script_reply_with_out_of_range_integers_is_a_store_failure(gateway_fa
     assert_answered_per_on_failure(gateway, on_failure)
     assert fake.script_calls >= 1, "the limit was asked of the store"
     assert store_errors(gateway, "rate_limit") >= 1
+
+
+# A limit script's answer in the right shape: now (µs) and no TAT stored.
+GOOD_SCRIPT_REPLY = b"*2\r\n:1700000000000000\r\n:-1\r\n"
+# Replies nobody asked for: after a script's answer, and on an idle connection after its PING.
+UNASKED_REPLIES = {
+    "after-a-script-answer": (GOOD_SCRIPT_REPLY + b"+SURPRISE\r\n", b""),
+    "array-after-a-script-answer": (GOOD_SCRIPT_REPLY + b"*2\r\n:1\r\n$1\r\nx\r\n", b""),
+    "while-idle": (GOOD_SCRIPT_REPLY, b":42\r\n"),
+}
+
+
+@pytest.mark.parametrize("label", UNASKED_REPLIES.keys())
+def test_a_reply_no_command_asked_for_drops_the_connection_not_the_process(gateway_factory, raw_upstream,
+                                                                           fake_redis_factory, label):
+    """hiredis aborts the process on a reply it has no callback for; the gateway counts what it
+    is owed and drops such a connection instead, reports why, and connects again."""
+    raw_upstream.reset()
+    script_reply, after_ping = UNASKED_REPLIES[label]
+    fake = fake_redis_factory(script_reply, after_ping)
+    gateway = gateway_factory.start(limited_config(raw_upstream.url, fake.url(), "open"))
+    assert wait_until(lambda: len(fake.connections) >= 1, timeout=3.0)
+    for _ in range(4):
+        assert post(gateway).status == 200
+        time.sleep(0.3)
+        assert_alive(gateway)
+    assert wait_until(lambda: len(fake.connections) >= 2, timeout=5.0), "the gateway connected again"
+    status = httpx.get(f"{gateway.admin_url}/status", timeout=2).json()
+    reported = [store["last_error"] or "" for store in status["stores"]]
+    assert any("no command asked for" in text for text in reported), reported
+    assert_alive(gateway)
 
 
 # MARK: - Cache entries

@@ -58,6 +58,16 @@ long gh_recv_nocancel(int fd, void *buf, size_t len);
 long gh_send_nocancel(int fd, const void *buf, size_t len);
 /// One send of two buffers, the first before the second (sendmsg with two iovecs, MSG_NOSIGNAL).
 long gh_send2_nocancel(int fd, const void *first, size_t first_len, const void *second, size_t second_len);
+/// What a Redis connection is owed: every command sent adds one reply, every top-level reply
+/// the reader builds takes one. A reply beyond them is refused (`tripped`), so the reader fails
+/// and hiredis drops the connection, where its async API would assert and abort the process.
+typedef struct gh_redis_reply_guard {
+    long owed;
+    int tripped;
+} gh_redis_reply_guard;
+/// Puts `guard` in front of the reply functions of `reader` (a connection's `redisReader *`).
+void gh_redis_reply_guard_install(void *reader, gh_redis_reply_guard *guard);
+
 /// Formats an address (v4 or v6) into `out`; returns the length, or -1.
 int gh_format_address(const struct sockaddr_storage *addr, char *out, int cap, int *port);
 /// Parses a numeric host (v4 or v6) and port into a sockaddr; returns its length, or -1.

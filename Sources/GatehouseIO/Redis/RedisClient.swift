@@ -142,6 +142,7 @@ public final class RedisClient: IOHandler, TimerTarget {
             breakConnection(reason: link.errorText(or: "hiredis refused the command"))
             return false
         }
+        link.commandQueued()
         let now = loop.now
         pending.append(PendingCommand(id: id, op: op, sentAt: now, deadline: now + options.commandTimeoutNanos,
                                       handler: handler))

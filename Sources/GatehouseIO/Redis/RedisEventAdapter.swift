@@ -1,4 +1,5 @@
 import CHiredis
+import CLinux
 
 /// hiredis's event-library hooks on top of an `EventLoop`, as `hiredis/adapters/ae.h` does for
 /// Redis's own `ae`: hiredis says when it wants to read or write (`ev.addRead`, `delRead`,
@@ -16,16 +17,28 @@ final class RedisContextLink {
     var isDetached = false
     /// hiredis has freed the context (after `cleanup`); it must not be freed again.
     var isFreed = false
+    /// The replies the connection is owed (`gh_redis_reply_guard`): a reply no command asked for
+    /// drops the connection instead of tripping hiredis's assertion. Read by the context's
+    /// reader, which lives no longer than this link (the context holds it until `cleanup`).
+    let replyGuard = UnsafeMutablePointer<gh_redis_reply_guard>.allocate(capacity: 1)
 
     init(context: UnsafeMutablePointer<redisAsyncContext>, client: RedisClient) {
         self.context = context
         self.client = client
+        gh_redis_reply_guard_install(context.pointee.c.reader, replyGuard)
     }
+
+    deinit { replyGuard.deallocate() }
+
+    /// A command went into hiredis's queue: one more reply is owed.
+    func commandQueued() { replyGuard.pointee.owed += 1 }
 
     var fd: Int32 { context.pointee.c.fd }
 
     /// hiredis's error text for the context, or `fallback` when it has none.
     func errorText(or fallback: String) -> String {
+        // The reader's own words for a refused reply would be "Out of memory".
+        if replyGuard.pointee.tripped != 0 { return Self.unaskedReply }
         guard context.pointee.err != 0, let text = context.pointee.errstr else { return fallback }
         return String(cString: text)
     }
@@ -51,6 +64,8 @@ final class RedisContextLink {
             link.client?.connectFinished(link, succeeded: status == REDIS_OK)
         }
     }
+
+    static let unaskedReply = "the store sent a reply no command asked for"
 
     enum Hook {
         case addRead, delRead, addWrite, delWrite
