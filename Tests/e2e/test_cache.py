@@ -43,6 +43,8 @@ def cache_config(graphql_url: str, raw_url: str):
              "cache": {"max_age": "1s", "stale_while_revalidate": "30s"}},
             {"path": "/raw", "upstream": "raw", "auth": "none",
              "cache": {"max_age": "1s", "stale_if_error": "1m"}},
+            {"path": "/raw-swr", "upstream": "raw", "auth": "none",
+             "cache": {"max_age": "1s", "stale_while_revalidate": "1m"}},
         ]
         document = base_config(port, admin, routes=routes, workers=2,
                                upstreams={"app": {"url": f"{graphql_url}/graphql"}, "raw": {"url": f"{raw_url}/graphql"}})
@@ -357,6 +359,45 @@ def test_stale_while_revalidate_serves_at_once_and_refreshes_once(client, graphq
     assert hello_calls(graphql_upstream, name) == 2
     refreshed = call(client, "/swr", variables={"name": name})
     assert refreshed.headers["Cache-Status"].startswith("gatehouse; hit") and int(refreshed.headers["Age"]) == 0
+
+
+def test_a_refresh_that_stores_nothing_pauses_the_next(gateway_factory, graphql_upstream):
+    """stale_while_revalidate in front of a failing upstream: every stale hit is served at once,
+    but after a refresh that stored nothing the next waits (1 s, then 2 s, …) rather than going
+    upstream on the heels of the last for as long as requests come."""
+    failing = RawUpstream()
+    failing.reset(respond(200, b'{"data":{"ok":"stored"}}'))
+    gateway = gateway_factory.start(cache_config(graphql_upstream.url, failing.url))
+    name = unique()
+
+    def stale_hits_for(seconds: float) -> None:
+        started = time.monotonic()
+        while time.monotonic() - started < seconds:
+            stale = call(http, "/raw-swr", variables={"name": name})
+            assert stale.status_code == 200 and stale.json() == {"data": {"ok": "stored"}}
+            assert stale.headers["Cache-Status"].startswith("gatehouse; hit; ttl=-")
+            time.sleep(0.02)
+
+    def refreshes_reach(count: int) -> bool:
+        deadline = time.monotonic() + 1.0
+        while len(failing.requests) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return len(failing.requests) == count
+
+    try:
+        with httpx.Client(base_url=gateway.url, timeout=10) as http:
+            assert call(http, "/raw-swr", variables={"name": name}).headers["Cache-Status"] == "gatehouse; fwd=miss; stored"
+            failing.reset(respond(503, b'{"errors":[{"message":"down"}]}'))
+            time.sleep(1.2)
+            stale_hits_for(0.5)
+            assert refreshes_reach(1), len(failing.requests)  # then a pause of 1 s
+            time.sleep(0.6)
+            stale_hits_for(0.5)
+            assert refreshes_reach(2), len(failing.requests)  # then 2 s
+            stale_hits_for(0.5)
+            assert len(failing.requests) == 2
+    finally:
+        failing.stop()
 
 
 # MARK: - Purge, metrics, check

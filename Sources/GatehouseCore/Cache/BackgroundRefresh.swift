@@ -5,7 +5,8 @@ import GatehouseIO
 /// it takes a connection from the worker's pool for the route's upstream, sends the request the
 /// stale hit would have sent, reads the whole response and stores it if it may be stored. It
 /// keeps itself alive until it ends; a refresh that never ends is considered lost after the
-/// route timeout, and another may start.
+/// route timeout, and another may start. One that stores nothing (the upstream failed, or its
+/// answer may not be stored) makes the next wait, 1 s doubling to 30 s (`CacheRefreshSchedule`).
 final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
     private let cache: CompiledRouteCache
     private let key: CacheKey
@@ -42,7 +43,7 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
             ?? exchange.head.methodKind
         // One of the upstream's available endpoints, as the balancer picks it for a request.
         guard let pool = exchange.worker.endpointGroup(for: route.upstreamIndex).pick(now: now) else {
-            ResponseCache.process.endRefresh(key)
+            ResponseCache.process.endRefresh(key, stored: false, now: now)
             return
         }
         let refresh = BackgroundRefresh(cache: cache, key: key, operation: operation, pool: pool, loop: exchange.loop,
@@ -71,7 +72,7 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
         case .queued:
             break
         case .failed:
-            end(nil)
+            end(stored: false)
         }
     }
 
@@ -85,7 +86,7 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
     // MARK: - Pool and connection events
 
     func connectionAvailable(_ connection: UpstreamConnection) { attach(connection) }
-    func connectionFailed(_ failure: UpstreamFailure) { end(nil) }
+    func connectionFailed(_ failure: UpstreamFailure) { end(stored: false) }
 
     func upstreamConnected(_ connection: UpstreamConnection) {
         if connection.flush() { connection.updateInterest(wantRead: true) }
@@ -97,7 +98,7 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
 
     func upstreamFailed(_ connection: UpstreamConnection, _ failure: UpstreamFailure) {
         self.connection = nil
-        end(nil)
+        end(stored: false)
     }
 
     func upstreamReadable(_ connection: UpstreamConnection) {
@@ -170,8 +171,7 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
             return
         }
         discard(connection)
-        store(response)
-        end(nil)
+        end(stored: store(response))
     }
 
     private func complete(_ connection: UpstreamConnection) {
@@ -183,26 +183,27 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
             connection.owner = nil
             connection.pool.discard(connection)
         }
-        store(response)
-        end(nil)
+        end(stored: store(response))
     }
 
-    private func store(_ response: ResponseHead) {
+    /// True when the response was stored.
+    private func store(_ response: ResponseHead) -> Bool {
         let fields = CacheResponseFields(response)
         guard !cache.wasInvalidated(operation, since: invalidationMark),
               case .store(let maxAge) = CacheStorability.judge(response, fields, for: cache),
-              CacheStorability.acceptsBody(body, maxEntrySize: cache.config.maxEntrySize) else { return }
+              CacheStorability.acceptsBody(body, maxEntrySize: cache.config.maxEntrySize) else { return false }
         let entry = CacheEntry(key: key, routeLabel: cache.routeLabel, operation: operation,
                                headerBlock: fields.headerBlock(of: response), body: body,
                                isPublic: cache.scope == .public, storedAt: loop.now,
                                maxAgeNanos: UInt64(maxAge) * CompiledRouteCache.nanosPerSecond,
                                revalidateNanos: cache.revalidateNanos, staleIfErrorNanos: cache.staleIfErrorNanos)
         cache.store.put(entry, now: loop.now, via: stores)
+        return true
     }
 
     private func fail(_ connection: UpstreamConnection) {
         discard(connection)
-        end(nil)
+        end(stored: false)
     }
 
     private func discard(_ connection: UpstreamConnection) {
@@ -211,8 +212,9 @@ final class BackgroundRefresh: UpstreamWaiter, UpstreamConnectionOwner {
         connection.pool.discard(connection)
     }
 
-    private func end(_: Void?) {
-        ResponseCache.process.endRefresh(key)
+    /// The one end of a refresh; one that stored nothing makes the next wait (`CacheRefreshSchedule`).
+    private func end(stored: Bool) {
+        ResponseCache.process.endRefresh(key, stored: stored, now: loop.now)
         keepAlive = nil
     }
 }

@@ -22,7 +22,10 @@ struct CachedReply {
         switch kind {
         case .hit, .staleWhileRevalidate:
             output.append("gatehouse; hit; ttl=")
-            output.append(decimal: entry.ttlSeconds(at: now))
+            // Negative once stale (`ttl=-12`); the decimal writer takes no sign.
+            let ttl = entry.ttlSeconds(at: now)
+            if ttl < 0 { output.append("-") }
+            output.append(decimal: Int(ttl.magnitude))
         case .collapsed:
             output.append("gatehouse; fwd=miss; collapsed")
         case .staleOnError(let status):

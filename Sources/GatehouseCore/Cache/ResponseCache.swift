@@ -17,8 +17,8 @@ final class ResponseCache: Sendable {
     let fills = CacheFills()
     let invalidationCounts = CacheInvalidationCounts()
     let metrics = CacheMetrics()
-    /// Keys whose background refresh runs, with the time it may be considered lost.
-    private let refreshing = Mutex<[CacheKey: UInt64]>([:])
+    /// Keys whose background refresh runs or pauses after a failure.
+    private let refreshes = Mutex(CacheRefreshSchedule())
 
     init() {}
 
@@ -50,18 +50,15 @@ final class ResponseCache: Sendable {
 
     // MARK: - Background refreshes
 
-    /// True when the caller may start the one refresh of `key` (none running, or the running
-    /// one outlived `until`).
+    /// True when the caller may start the one refresh of `key` (none running or pausing after a
+    /// failure, or the running one outlived `until`).
     func beginRefresh(_ key: CacheKey, now: UInt64, until: UInt64) -> Bool {
-        refreshing.withLock { map in
-            if let deadline = map[key], deadline > now { return false }
-            map[key] = until
-            return true
-        }
+        refreshes.withLock { $0.begin(key, now: now, until: until) }
     }
 
-    func endRefresh(_ key: CacheKey) {
-        _ = refreshing.withLock { $0.removeValue(forKey: key) }
+    /// The refresh ended: with a stored entry, or with nothing (`CacheRefreshSchedule`).
+    func endRefresh(_ key: CacheKey, stored: Bool, now: UInt64) {
+        refreshes.withLock { stored ? $0.succeeded(key) : $0.failed(key, now: now) }
     }
 
     // MARK: - Purge and status
