@@ -1,6 +1,7 @@
 """Interleaved load rounds: every case of a section runs once per round, in a fixed order, so slow
 drifts of the machine (other work, thermal limits) spread over all targets alike."""
 
+import os
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -47,6 +48,11 @@ class Run:
     # CPU the rest of the machine used meanwhile (everything but the target, the upstream and wrk),
     # in percent of one CPU: other engineers' builds and tests show up here.
     other_cpu_percent: float = 0.0
+    # wrk's own CPU per request: with the upstream's, what the target shares the machine with.
+    wrk_cpu_us_per_request: float = 0.0
+    # The share of all CPUs that idled meanwhile (percent): req/s ≈ busy CPUs ÷ (target + upstream
+    # + wrk CPU per request), so it tells why req/s and CPU per request can disagree.
+    idle_cpu_percent: float = 0.0
 
 
 # A round during which the rest of the machine used more than this share of one CPU (percent) is
@@ -77,6 +83,8 @@ class Summary:
     other_cpu_percent: float = 0.0
     # Rounds left out of the medians because other work competed with them.
     noisy_rounds: int = 0
+    wrk_cpu_us_per_request: float = 0.0
+    idle_cpu_percent: float = 0.0
 
     @property
     def rounds_text(self) -> str:
@@ -179,12 +187,15 @@ class RoundRunner:
         if upstream_pid != pid:
             ours += upstream_after - upstream_before
         other_percent = max(0.0, (machine_after - machine_before) - ours) / elapsed * 100
+        cpus = os.cpu_count() or 1
+        idle_percent = max(0.0, 1 - (machine_after - machine_before) / (elapsed * cpus)) * 100
         time.sleep(self.settings.pause_s)
         requests = max(result.requests, 1)
         return Run(section, body, case.label, round_index, result,
                    (cpu_after - cpu_before) * 1e6 / requests,
                    (upstream_after - upstream_before) * 1e6 / requests,
-                   sampler.max_kib, procfs.peak_rss_kib(pid), other_percent)
+                   sampler.max_kib, procfs.peak_rss_kib(pid), other_percent,
+                   (wrk_after - wrk_before) * 1e6 / requests, idle_percent)
 
     def _record_crash(self, target: Target, what: str) -> None:
         self._dead.add(target.name)
@@ -210,4 +221,6 @@ class RoundRunner:
             statistics.median(run.wrk.bytes_per_response for run in used),
             statistics.median(run.other_cpu_percent for run in used),
             len(runs) - len(used),
+            statistics.median(run.wrk_cpu_us_per_request for run in used),
+            statistics.median(run.idle_cpu_percent for run in used),
         )

@@ -18,6 +18,15 @@ def planned_seconds(args) -> float:
     return load + (0.0 if args.quick else 60.0)
 
 
+# Why req/s and CPU per request can tell different stories on a small machine.
+CPU_SHARE_NOTE = (
+    "wrk, the upstream and the proxy share the machine's CPUs, so req/s ≈ busy CPUs ÷ (proxy + "
+    "upstream + wrk CPU µs/req), busy CPUs being the machine's CPUs less the idle CPU % share: a "
+    "proxy's saving moves req/s only by its part of that sum, and not at all when the CPUs idle "
+    "more (the scheduler may leave a proxy that needs less CPU than wrk and the upstream together "
+    "a CPU of its own, where it waits for them). CPU µs/req is the proxy's own cost.")
+
+
 def run(context: ScenarioContext) -> Outcome:
     args = context.args
     full = not args.quick
@@ -72,7 +81,7 @@ def run(context: ScenarioContext) -> Outcome:
                                           "X-Request-Id (both ways), as Gatehouse sends (no goal is judged on it)",
                   **context.round_settings()},
         summaries=runner.summaries(), runs=runner.runs, idle=idle_results, start_rss_kib=start_rss,
-        notes=context.notes, crashes=runner.crashes)
+        notes=context.notes + [CPU_SHARE_NOTE], crashes=runner.crashes)
     exit_note = context.stop_gatehouse_checked(gatehouse)
     if exit_note:
         result.notes.append(exit_note)
