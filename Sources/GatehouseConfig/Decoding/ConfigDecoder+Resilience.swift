@@ -97,12 +97,9 @@ extension ConfigDecoder {
         case "connect": return .connect
         case "reset": return .reset
         default:
-            if let code = Int(scalar.text), Self.retryableStatuses.contains(code) { return .status(code) }
+            if let code = Int(scalar.text), RetryCondition.retryableStatuses.contains(code) { return .status(code) }
             report(path, "expected connect, reset, 502, 503 or 504, got \"\(scalar.text)\"", at: node.mark)
             return nil
         }
     }
-
-    /// Statuses that say the upstream did not act on the request.
-    private static let retryableStatuses: Set<Int> = [502, 503, 504]
 }

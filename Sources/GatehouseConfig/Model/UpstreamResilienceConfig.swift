@@ -40,6 +40,17 @@ public enum RetryCondition: Sendable, Hashable {
     /// The upstream answered with this status (before anything reached the client).
     case status(Int)
 
+    /// The statuses `status` may name: those that say the upstream did not act on the request.
+    @inlinable public static var retryableStatuses: ClosedRange<Int> { 502...504 }
+
+    /// False for a condition no retry list can hold (a 200, a 404): every response head asks,
+    /// and it needs no look at the upstream's list. Inlinable: the request path calls it from
+    /// another module.
+    @inlinable public var mayBeRetried: Bool {
+        if case .status(let code) = self { return Self.retryableStatuses.contains(code) }
+        return true
+    }
+
     public var label: String {
         switch self {
         case .connect: return "connect"

@@ -122,7 +122,8 @@ extension Exchange {
     /// are left, the request is safe to send again, and (after bytes were sent) the budget allows.
     /// `connection` is the failed one, if the request had been queued on it. True when retried.
     func retryElsewhere(_ reason: RetryCondition, connection: UpstreamConnection?) -> Bool {
-        guard let pool, let group = pool.group, !responseStarted, !isFinished else { return false }
+        // Before the group: a weak reference's load is dear, and most heads are a 200.
+        guard reason.mayBeRetried, let pool, let group = pool.group, !responseStarted, !isFinished else { return false }
         let retry = group.retry
         guard retry.on.contains(reason), retryProgress.attempts < retry.attempts else { return false }
         let untouched = connection.map { $0.bytesWrittenForRequest == 0 } ?? true
