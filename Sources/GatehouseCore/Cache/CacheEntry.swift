@@ -1,7 +1,9 @@
 import GatehouseHTTP
+import Synchronization
 
 /// One stored response. Immutable once stored, so workers share it without copying; times are
-/// the monotonic clock's nanoseconds (the same on every worker's loop).
+/// the monotonic clock's nanoseconds (the same on every worker's loop). The one thing made later
+/// is the ETag, by the first hit that writes it (`withETag`): a miss stores without hashing.
 final class CacheEntry: Sendable {
     /// What an entry costs beyond its bytes: the object, its key and the LRU's bookkeeping.
     /// Counted so that `max_bytes` bounds the process's memory, not only the bodies.
@@ -11,10 +13,9 @@ final class CacheEntry: Sendable {
     let routeLabel: String
     let operation: String
     /// What a hit writes, in one allocation: the upstream's kept header lines ("Name: value\r\n",
-    /// Content-Type and the like), the body, then the ETag as the field writes it.
+    /// Content-Type and the like), then the body.
     private let bytes: [UInt8]
     private let headerBlockCount: Int
-    private let bodyCount: Int
     let isPublic: Bool
     let storedAt: UInt64
     let freshUntil: UInt64
@@ -22,8 +23,12 @@ final class CacheEntry: Sendable {
     let revalidateUntil: UInt64
     /// The end of the stale-if-error window.
     let staleIfErrorUntil: UInt64
-    /// What the entry counts against `max_bytes`; the LRU reads it several times per store.
+    /// What the entry counts against `max_bytes` (the ETag's bytes included, made or not); the
+    /// LRU reads it several times per store.
     let byteCount: Int
+    /// The address of the ETag's `etagLength` bytes once made (0 before): set once, then only
+    /// read (`withETag`). An address as an integer, as pointers are not `Sendable`.
+    private let madeETag: Atomic<UInt>
 
     /// The length of the ETag the gateway makes: a SHA-256 in hex, quoted.
     static let etagLength = 2 * SHA256Digest.length + 2
@@ -34,33 +39,38 @@ final class CacheEntry: Sendable {
                      isPublic: Bool, storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64,
                      staleIfErrorNanos: UInt64, etag: [UInt8]? = nil) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(headerBlock.count + body.count + (etag?.count ?? Self.etagLength))
+        bytes.reserveCapacity(headerBlock.count + body.count)
         bytes.append(contentsOf: headerBlock)
         bytes.append(contentsOf: body)
-        if let etag { bytes.append(contentsOf: etag) } else { Self.appendETag(ofBodyFrom: headerBlock.count, to: &bytes) }
         self.init(key: key, routeLabel: routeLabel, operation: operation, bytes: bytes, headerBlockCount: headerBlock.count,
-                  bodyCount: body.count, isPublic: isPublic, storedAt: storedAt, maxAgeNanos: maxAgeNanos,
-                  revalidateNanos: revalidateNanos, staleIfErrorNanos: staleIfErrorNanos)
+                  isPublic: isPublic, storedAt: storedAt, maxAgeNanos: maxAgeNanos, revalidateNanos: revalidateNanos,
+                  staleIfErrorNanos: staleIfErrorNanos)
+        if let etag, etag.count == Self.etagLength {
+            etag.withUnsafeBytes { _ = publish(copying: $0) }
+        }
     }
 
     /// An entry over `bytes` as a capture leaves them (`CacheCapture.takeEntryBytes()`): the
-    /// header lines, the body of `bodyCount` bytes, then the ETag.
+    /// header lines (`headerBlockCount` bytes), then the body.
     init(key: CacheKey, routeLabel: String, operation: String, bytes: [UInt8], headerBlockCount: Int,
-         bodyCount: Int, isPublic: Bool, storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64,
-         staleIfErrorNanos: UInt64) {
+         isPublic: Bool, storedAt: UInt64, maxAgeNanos: UInt64, revalidateNanos: UInt64, staleIfErrorNanos: UInt64) {
         self.key = key
         self.routeLabel = routeLabel
         self.operation = operation
         self.bytes = bytes
         self.headerBlockCount = headerBlockCount
-        self.bodyCount = bodyCount
         self.isPublic = isPublic
         self.storedAt = storedAt
         // Saturating: a lifetime past the end of the clock is "until then", never a wrap to the past.
         freshUntil = Self.adding(storedAt, maxAgeNanos)
         revalidateUntil = Self.adding(freshUntil, revalidateNanos)
         staleIfErrorUntil = Self.adding(freshUntil, staleIfErrorNanos)
-        byteCount = bytes.count + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes
+        byteCount = bytes.count + Self.etagLength + routeLabel.utf8.count + operation.utf8.count + Self.overheadBytes
+        madeETag = Atomic(0)
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(bitPattern: madeETag.load(ordering: .acquiring))?.deallocate()
     }
 
     private static func adding(_ a: UInt64, _ b: UInt64) -> UInt64 {
@@ -68,31 +78,61 @@ final class CacheEntry: Sendable {
         return overflow ? .max : sum
     }
 
-    /// Where the body lies in `bytes`: the header lines before it, the ETag after it.
-    private var bodyRange: Range<Int> { headerBlockCount..<(headerBlockCount + bodyCount) }
+    var headerBlock: ArraySlice<UInt8> { bytes[..<headerBlockCount] }
+    var body: ArraySlice<UInt8> { bytes[headerBlockCount...] }
 
-    var headerBlock: ArraySlice<UInt8> { bytes[..<bodyRange.lowerBound] }
-    var body: ArraySlice<UInt8> { bytes[bodyRange] }
     /// A strong validator: the body's digest in hex, quoted, as the `ETag` field writes it.
-    var etag: ArraySlice<UInt8> { bytes[bodyRange.upperBound...] }
+    var etag: [UInt8] { withETag { Array($0) } }
 
     /// The header lines, the body and the ETag in place, for writing a hit with one access to
     /// the bytes rather than a slice (and a retain) per part.
     func withParts<Result>(_ use: (_ headerBlock: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer,
                                    _ etag: UnsafeRawBufferPointer) -> Result) -> Result {
-        let bodyRange = bodyRange
+        let etag = etagBytes()
         return bytes.withUnsafeBytes { all in
-            use(UnsafeRawBufferPointer(rebasing: all[..<bodyRange.lowerBound]),
-                UnsafeRawBufferPointer(rebasing: all[bodyRange]),
-                UnsafeRawBufferPointer(rebasing: all[bodyRange.upperBound...]))
+            use(UnsafeRawBufferPointer(rebasing: all[..<headerBlockCount]),
+                UnsafeRawBufferPointer(rebasing: all[headerBlockCount...]), etag)
         }
     }
 
-    /// The ETag of the bytes from `bodyStart` on, appended after them.
-    static func appendETag(ofBodyFrom bodyStart: Int, to bytes: inout [UInt8]) {
+    /// The ETag in place (made now if no reader made it yet).
+    func withETag<Result>(_ use: (UnsafeRawBufferPointer) -> Result) -> Result {
+        use(etagBytes())
+    }
+
+    /// The made ETag, or one made now. Readers on several workers may make it at once: the
+    /// first to publish wins and the others drop theirs, so every reader sees the same bytes.
+    private func etagBytes() -> UnsafeRawBufferPointer {
+        if let made = UnsafeRawPointer(bitPattern: madeETag.load(ordering: .acquiring)) {
+            return UnsafeRawBufferPointer(start: made, count: Self.etagLength)
+        }
+        return withUnsafeTemporaryAllocation(byteCount: Self.etagLength, alignment: 1) { scratch in
+            bytes.withUnsafeBytes { all in
+                Self.writeETag(of: UnsafeRawBufferPointer(rebasing: all[headerBlockCount...]), to: scratch)
+            }
+            return publish(copying: UnsafeRawBufferPointer(scratch))
+        }
+    }
+
+    /// Publishes a copy of `etag` unless one was published first; returns the published bytes.
+    private func publish(copying etag: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: Self.etagLength, alignment: 1)
+        copy.copyMemory(from: etag.baseAddress!, byteCount: Self.etagLength)
+        let (exchanged, published) = madeETag.compareExchange(expected: 0, desired: UInt(bitPattern: copy),
+                                                              ordering: .acquiringAndReleasing)
+        if exchanged { return UnsafeRawBufferPointer(start: copy, count: Self.etagLength) }
+        copy.deallocate()
+        return UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: published), count: Self.etagLength)
+    }
+
+    /// `"<hex of the body's SHA-256>"` into `output` (`etagLength` bytes).
+    static func writeETag(of body: UnsafeRawBufferPointer, to output: UnsafeMutableRawBufferPointer) {
+        let quoted = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256Digest.length) { digest in
-            bytes.withUnsafeBytes { _ = SHA256Digest.digest(UnsafeRawBufferPointer(rebasing: $0[bodyStart...]), into: digest.baseAddress!) }
-            LowercaseHex.append(UnsafeRawBufferPointer(digest), quotedBy: UInt8(ascii: "\""), to: &bytes)
+            _ = SHA256Digest.digest(body, into: digest.baseAddress!)
+            quoted[0] = UInt8(ascii: "\"")
+            LowercaseHex.write(UnsafeRawBufferPointer(digest), to: quoted + 1)
+            quoted[etagLength - 1] = UInt8(ascii: "\"")
         }
     }
 

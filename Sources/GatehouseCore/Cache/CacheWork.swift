@@ -57,8 +57,7 @@ final class CacheWork {
 
 /// The response being stored: its lifetime and kept header lines from the head, then its body as
 /// it is pumped to the client, bounded by `max_entry_size` (past it, capture stops and nothing is
-/// stored). The lines and the body share one allocation, with room for the ETag, which the entry
-/// takes over (`CacheEntry`). Held in place by its `CacheWork` (a value, not one more object per
+/// stored). The lines and the body share one allocation, which the entry takes over (`CacheEntry`). Held in place by its `CacheWork` (a value, not one more object per
 /// stored miss).
 struct CacheCapture {
     let maxAgeSeconds: Int
@@ -75,7 +74,7 @@ struct CacheCapture {
         self.maxAgeSeconds = maxAgeSeconds
         self.limit = limit
         let fitsLimit = expectedLength.map { $0 <= limit } ?? true
-        bytes = fields.headerBlock(of: response, reservingAfter: fitsLimit ? (expectedLength ?? 0) + CacheEntry.etagLength : 0)
+        bytes = fields.headerBlock(of: response, reservingAfter: fitsLimit ? expectedLength ?? 0 : 0)
         headerBlockCount = bytes.count
         overflowed = !fitsLimit
     }
@@ -98,9 +97,8 @@ struct CacheCapture {
         bytes.append(contentsOf: data)
     }
 
-    /// The captured bytes with the body's ETag after them, in place, moved out to their entry.
+    /// The captured bytes, moved out to their entry.
     mutating func takeEntryBytes() -> [UInt8] {
-        CacheEntry.appendETag(ofBodyFrom: headerBlockCount, to: &bytes)
         var taken: [UInt8] = []
         swap(&taken, &bytes)
         return taken

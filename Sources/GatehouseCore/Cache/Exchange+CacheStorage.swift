@@ -50,10 +50,9 @@ extension Exchange {
               capture.bodyAccepted == true
                 || capture.withBody({ CacheStorability.acceptsBody($0, maxEntrySize: cache.config.maxEntrySize) })
         else { return nil }
-        let bodyCount = capture.bodyCount
         return CacheEntry(key: work.key, routeLabel: cache.routeLabel, operation: work.operation,
                           bytes: capture.takeEntryBytes(), headerBlockCount: capture.headerBlockCount,
-                          bodyCount: bodyCount, isPublic: cache.scope == .public, storedAt: loop.now,
+                          isPublic: cache.scope == .public, storedAt: loop.now,
                           maxAgeNanos: UInt64(capture.maxAgeSeconds) * CompiledRouteCache.nanosPerSecond,
                           revalidateNanos: cache.revalidateNanos, staleIfErrorNanos: cache.staleIfErrorNanos)
     }

@@ -14,8 +14,8 @@ extension Exchange {
             body = .none
         }
         // Most hits carry no If-None-Match: the ETag is only compared when one is sent.
-        let notModified = head.headerValue(named: "if-none-match").map {
-            Self.matches(ifNoneMatch: head.bytes[$0], etag: entry.etag)
+        let notModified = head.headerValue(named: "if-none-match").map { value in
+            entry.withETag { Self.matches(ifNoneMatch: head.bytes[value], etag: $0) }
         } ?? false
         status = notModified ? 304 : 200
         stage = .responded
@@ -51,7 +51,7 @@ extension Exchange {
 
     /// `If-None-Match: "a", W/"b"` or `*` against a strong ETag (weak comparison, as RFC 9110
     /// asks for `If-None-Match`).
-    static func matches(ifNoneMatch value: ArraySlice<UInt8>?, etag: ArraySlice<UInt8>) -> Bool {
+    static func matches<Tag: Collection<UInt8>>(ifNoneMatch value: ArraySlice<UInt8>?, etag: Tag) -> Bool {
         guard let value else { return false }
         var matched = false
         FieldList.forEachItem(in: value) { item in

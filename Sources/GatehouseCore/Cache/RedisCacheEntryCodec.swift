@@ -37,7 +37,7 @@ enum RedisCacheEntryCodec {
         append(entry.maxAgeNanos, bytes: 8, to: &out)
         append(entry.revalidateUntil - entry.freshUntil, bytes: 8, to: &out)
         append(entry.staleIfErrorUntil - entry.freshUntil, bytes: 8, to: &out)
-        for field in [Array(entry.routeLabel.utf8)[...], Array(entry.operation.utf8)[...], entry.etag,
+        for field in [Array(entry.routeLabel.utf8)[...], Array(entry.operation.utf8)[...], entry.etag[...],
                       entry.headerBlock, entry.body] {
             append(UInt64(field.count), bytes: 4, to: &out)
             out.append(contentsOf: field)

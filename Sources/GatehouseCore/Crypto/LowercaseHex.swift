@@ -52,16 +52,6 @@ enum LowercaseHex {
         return digits
     }
 
-    /// Appends the digits of `bytes` between two `quote`s (an ETag) in one copy.
-    static func append(_ bytes: UnsafeRawBufferPointer, quotedBy quote: UInt8, to output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count * 2 + 2) { digits in
-            digits[0] = quote
-            digits[digits.count - 1] = quote
-            write(bytes, to: digits.baseAddress! + 1)
-            output.append(contentsOf: UnsafeBufferPointer(digits))
-        }
-    }
-
     @inline(__always)
     private static func digit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10

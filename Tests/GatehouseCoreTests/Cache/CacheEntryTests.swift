@@ -2,8 +2,9 @@ import GatehouseHTTP
 import Testing
 @testable import GatehouseCore
 
-/// An entry keeps its header lines, body and ETag in one allocation: made from a capture (the
-/// miss path) or from its parts (a Redis read, a background refresh), it reads back the same.
+/// An entry keeps its header lines and body in one allocation, and its ETag once a reader made
+/// it: made from a capture (the miss path) or from its parts (a Redis read, a background
+/// refresh), it reads back the same.
 struct CacheEntryTests {
     static let lines = "Content-Type: application/json\r\nX-A: 1\r\n"
     static let body = #"{"data":{"movies":[{"title":"Heat"}]}}"#
@@ -17,11 +18,12 @@ struct CacheEntryTests {
     }
 
     static func entry(from capture: inout CacheCapture) -> CacheEntry {
-        let bodyCount = capture.bodyCount
-        return CacheEntry(key: CacheKey.named("e"), routeLabel: "/r", operation: "op", bytes: capture.takeEntryBytes(),
-                          headerBlockCount: capture.headerBlockCount, bodyCount: bodyCount, isPublic: true, storedAt: 0,
-                          maxAgeNanos: 1, revalidateNanos: 0, staleIfErrorNanos: 0)
+        CacheEntry(key: CacheKey.named("e"), routeLabel: "/r", operation: "op", bytes: capture.takeEntryBytes(),
+                   headerBlockCount: capture.headerBlockCount, isPublic: true, storedAt: 0,
+                   maxAgeNanos: 1, revalidateNanos: 0, staleIfErrorNanos: 0)
     }
+
+    static var bodyETag: [UInt8] { Array(("\"" + PersistedQueryHash.sha256Hex(body) + "\"").utf8) }
 
     @Test(arguments: [Optional(body.utf8.count), nil])
     func anEntryFromACaptureReadsBackItsParts(_ expectedLength: Int?) {
@@ -30,7 +32,7 @@ struct CacheEntryTests {
         let entry = Self.entry(from: &capture)
         #expect(Array(entry.headerBlock) == Array(Self.lines.utf8))
         #expect(Array(entry.body) == Array(Self.body.utf8))
-        #expect(String(decoding: entry.etag, as: UTF8.self) == "\"" + PersistedQueryHash.sha256Hex(Self.body) + "\"")
+        #expect(entry.etag == Self.bodyETag)
         #expect(entry.byteCount == Self.lines.utf8.count + Self.body.utf8.count + CacheEntry.etagLength + 2 + 2
                 + CacheEntry.overheadBytes)
 
@@ -46,7 +48,34 @@ struct CacheEntryTests {
         }
     }
 
-    /// The capture reserves room for the body it was told of and the ETag: one allocation, kept.
+    /// The ETag is made by the first reader, not when the entry is stored; readers on several
+    /// threads at once all get the same bytes, whichever of them published first.
+    @Test func theETagIsMadeOnceForReadersAtOnce() async {
+        for _ in 0..<20 {
+            var capture = Self.captured(expectedLength: nil, chunks: [Self.body])
+            let entry = Self.entry(from: &capture)
+            let tags = await withTaskGroup(of: [UInt8].self) { group in
+                for _ in 0..<8 { group.addTask { entry.etag } }
+                return await group.reduce(into: [[UInt8]]()) { $0.append($1) }
+            }
+            #expect(tags.count == 8 && tags.allSatisfy { $0 == Self.bodyETag })
+            entry.withParts { _, _, etag in #expect(Array(etag) == Self.bodyETag) }
+        }
+    }
+
+    /// A store that kept the ETag (Redis) hands it back and it is used as given; one of another
+    /// length is not an ETag this gateway made, and the body's own is made instead.
+    @Test func aKeptETagIsUsedAsGiven() {
+        let kept = Array(("\"" + String(repeating: "a", count: 64) + "\"").utf8)
+        for (given, expected) in [(kept, kept), (Array("\"short\"".utf8), Self.bodyETag)] {
+            let entry = CacheEntry(key: CacheKey.named("e"), routeLabel: "/r", operation: "op",
+                                   headerBlock: Array(Self.lines.utf8), body: Array(Self.body.utf8), isPublic: true,
+                                   storedAt: 0, maxAgeNanos: 1, revalidateNanos: 0, staleIfErrorNanos: 0, etag: given)
+            #expect(entry.etag == expected)
+        }
+    }
+
+    /// The capture reserves room for the body it was told of: one allocation, kept.
     @Test func aKnownLengthIsCapturedInPlace() {
         var capture = Self.captured(expectedLength: Self.body.utf8.count, chunks: [Self.body])
         let before = capture.withBody { $0.baseAddress }
