@@ -5,13 +5,11 @@ import GatehouseIO
 /// `stale_while_revalidate` is served and refreshed once, a miss leads or follows a fill.
 extension Exchange: CacheLookupWaiter {
     func cacheLookupFinished(_ entry: CacheEntry?) {
-        guard let answer = cacheLookup?.pending else { return }
-        cacheLookup?.pending = nil
-        answer.complete(decideCache(with: entry))
+        guard let lookup = cacheLookup.take(), let answer = lookup.pending else { return }
+        answer.complete(decideCache(with: entry, lookup))
     }
 
-    func decideCache(with entry: CacheEntry?) -> PhaseResult {
-        guard let lookup = cacheLookup.take() else { return .next }
+    func decideCache(with entry: CacheEntry?, _ lookup: borrowing CacheLookupState) -> PhaseResult {
         let cache = lookup.cache
         let now = loop.now
         if let entry, lookup.policy != .serverOnly {
@@ -42,7 +40,7 @@ extension Exchange: CacheLookupWaiter {
     }
 
     /// The first miss for a key goes upstream; the others wait for its answer.
-    private func joinFill(cache: CompiledRouteCache, lookup: CacheLookupState, stale: CacheEntry?) -> PhaseResult {
+    private func joinFill(cache: CompiledRouteCache, lookup: borrowing CacheLookupState, stale: CacheEntry?) -> PhaseResult {
         var created: CacheFills.Follower?
         let role = cache.fills.join(lookup.key) {
             // Only a follower waits, so only a follower allocates its answer.

@@ -4,13 +4,11 @@
 /// a store that is down.
 extension Exchange {
     func cacheLookupUnavailable() {
-        guard let answer = cacheLookup?.pending else { return }
-        cacheLookup?.pending = nil
-        answer.complete(bypassUnavailableStore())
+        guard let lookup = cacheLookup.take(), let answer = lookup.pending else { return }
+        answer.complete(bypassUnavailableStore(lookup))
     }
 
-    func bypassUnavailableStore() -> PhaseResult {
-        guard let lookup = cacheLookup.take() else { return .next }
+    func bypassUnavailableStore(_ lookup: borrowing CacheLookupState) -> PhaseResult {
         lookup.cache.count(.bypass)
         // Cache only: nothing can be served, as for a miss.
         if lookup.policy == .cacheOnly { return .respond(GatewayError(.cacheMiss, CachePhase.nothingCachedMessage)) }

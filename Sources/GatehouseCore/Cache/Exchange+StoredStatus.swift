@@ -21,6 +21,15 @@ extension Exchange {
         cacheWork?.capture?.overflowed == false && response.framing != .none && !StreamedResponse.isStreamed(response)
     }
 
+    /// A head judged storable whose Content-Length body is already all in (most small answers,
+    /// which come in one read with their head): the verdict is given at once and the head need
+    /// not be held. True when it was given.
+    func settlesCacheStatusAtOnce(_ upstream: UpstreamConnection) -> Bool {
+        guard heldBodyIsWhole(upstream) else { return false }
+        settleCacheStatus()
+        return true
+    }
+
     /// Called as upstream input arrives while held: true once the head may go (it was written).
     func releaseHeadHeldForCacheStatus(_ upstream: UpstreamConnection) -> Bool {
         if !heldBodyIsWhole(upstream) {

@@ -87,7 +87,8 @@ extension Exchange {
         if route?.mapGraphQLErrors == true && response.status / 100 == 2 && response.framing != .none
             && UpstreamErrorMapping.hasJSONBody(response) {
             stage = .holdingResponse(until: .bodyClassified)
-        } else if cacheWork?.capture != nil, holdsResponseHeadForCacheStatus(response) {
+        } else if cacheWork?.capture != nil, holdsResponseHeadForCacheStatus(response),
+                  !settlesCacheStatusAtOnce(upstream) {
             stage = .holdingResponse(until: .cacheVerdict)  // response cache: `stored` once the body is in
         } else if upstream.input.isEmpty && Self.headWaitsForBody(response) {
             stage = .holdingResponse(until: .firstBodyBytes)

@@ -46,17 +46,19 @@ enum CachePhase {
                                 forwardedTarget: forwardedTarget(exchange, route),
                                 varyValues: CacheKeyBuilder.varyValues(cache.varyNames, head: exchange.head), scope: scope)
         }
-        exchange.cacheLookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
+        var lookup = CacheLookupState(cache: cache, key: key, operation: operation.name, policy: policy)
         switch cache.store.get(key, now: exchange.loop.now, waiter: exchange) {
         case .answered(let entry):
-            return exchange.decideCache(with: entry)
+            // Answered at once (the memory store): the lookup is decided here, never kept.
+            return exchange.decideCache(with: entry, lookup)
         case .pending:
             let answer = PendingAnswer()
-            exchange.cacheLookup?.pending = answer
+            lookup.pending = answer
+            exchange.cacheLookup = lookup
             answer.onCancel = { [unowned(unsafe) exchange] in exchange.cacheLookup = nil }
             return .wait(.answer(answer))
         case .unavailable:
-            return exchange.bypassUnavailableStore()
+            return exchange.bypassUnavailableStore(lookup)
         }
     }
 
