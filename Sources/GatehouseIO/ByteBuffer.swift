@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// A growable byte buffer with a read and a write index, owned by one connection. Bytes are read
@@ -18,8 +19,9 @@ public struct ByteBuffer: ~Copyable {
     @inlinable public var readIndex: Int { readOffset }
     @inlinable public var writeIndex: Int { writeOffset }
 
-    /// Storage of every empty buffer: never written to, never freed.
-    private nonisolated(unsafe) static let noStorage = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 16)
+    /// Storage of every empty buffer: never written to, never freed (a C array, so reading its
+    /// address costs no lazy initialization).
+    private static var noStorage: UnsafeMutableRawPointer { gh_no_storage() }
 
     /// `capacity` 0 allocates nothing until the first write.
     public init(capacity: Int) {

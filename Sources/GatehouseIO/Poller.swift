@@ -6,12 +6,19 @@ public struct EventSet: OptionSet, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let readable = EventSet(rawValue: GH_EPOLLIN)
-    public static let writable = EventSet(rawValue: GH_EPOLLOUT)
+    // Linux's values (<sys/epoll.h>, fixed by its ABI; the unit tests compare them with the C
+    // shim's GH_EPOLL*) as literals: a stored static read from C constants is initialized lazily,
+    // a `swift_once` on each of the several reads every event makes.
+    /// EPOLLIN.
+    public static var readable: EventSet { EventSet(rawValue: 0x001) }
+    /// EPOLLOUT.
+    public static var writable: EventSet { EventSet(rawValue: 0x004) }
     /// The peer shut down its sending side (EPOLLRDHUP).
-    public static let peerClosed = EventSet(rawValue: GH_EPOLLRDHUP)
-    public static let error = EventSet(rawValue: GH_EPOLLERR)
-    public static let hangup = EventSet(rawValue: GH_EPOLLHUP)
+    public static var peerClosed: EventSet { EventSet(rawValue: 0x2000) }
+    /// EPOLLERR.
+    public static var error: EventSet { EventSet(rawValue: 0x008) }
+    /// EPOLLHUP.
+    public static var hangup: EventSet { EventSet(rawValue: 0x010) }
 }
 
 /// A thin epoll wrapper: register, modify, remove, wait.

@@ -31,6 +31,16 @@ import Testing
         loop.run(forAtMost: limitNanos)
     }
 
+    /// The event bits are written as literals (read as constants, not initialized at run time):
+    /// they must be the system's, as the C shim takes them from <sys/epoll.h>.
+    @Test func eventBitsAreTheSystems() {
+        #expect(EventSet.readable.rawValue == GH_EPOLLIN)
+        #expect(EventSet.writable.rawValue == GH_EPOLLOUT)
+        #expect(EventSet.peerClosed.rawValue == GH_EPOLLRDHUP)
+        #expect(EventSet.error.rawValue == GH_EPOLLERR)
+        #expect(EventSet.hangup.rawValue == GH_EPOLLHUP)
+    }
+
     @Test func readinessReachesTheHandler() {
         let loop = EventLoop(name: "test")
         let (a, b) = Self.socketPair()

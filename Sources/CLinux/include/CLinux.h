@@ -21,6 +21,12 @@ int gh_epoll_wait(int epfd, struct gh_event *out, int max, int timeout_ms);
 extern const int GH_EPOLL_CTL_ADD, GH_EPOLL_CTL_MOD, GH_EPOLL_CTL_DEL;
 extern const uint32_t GH_EPOLLIN, GH_EPOLLOUT, GH_EPOLLERR, GH_EPOLLHUP, GH_EPOLLRDHUP, GH_EPOLLET;
 
+// The storage every empty ByteBuffer points at: never written to, never freed. A C array's
+// address is a constant for Swift, where a static allocation would be made lazily (a
+// `swift_once` on every buffer emptied).
+extern unsigned char gh_no_storage_bytes[16];
+static inline void *gh_no_storage(void) { return gh_no_storage_bytes; }
+
 // eventfd, signalfd
 int gh_eventfd(void);
 int gh_eventfd_signal(int fd);

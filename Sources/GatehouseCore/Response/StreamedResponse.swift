@@ -5,12 +5,18 @@ import GatehouseHTTP
 /// arrives, never gzipped, exempt from the route timeout once the head is out and held to the
 /// route's `stream_idle_timeout` instead.
 enum StreamedResponse {
-    static let eventStream = Array("text/event-stream".utf8)
-    static let multipartMixed = Array("multipart/mixed".utf8)
+    // Literals, not arrays in statics: a static array is made lazily, a `swift_once` per read,
+    // and every response asks.
+    static let eventStream: StaticString = "text/event-stream"
+    static let multipartMixed: StaticString = "multipart/mixed"
 
     /// `mediaType`: lowercased, without parameters.
     static func isStreamedMediaType(_ mediaType: [UInt8]) -> Bool {
-        mediaType == eventStream || mediaType == multipartMixed
+        mediaType.elementsEqual(bytes(of: eventStream)) || mediaType.elementsEqual(bytes(of: multipartMixed))
+    }
+
+    private static func bytes(of text: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     /// Looked at for every response, so compared in place: no copy of the header value.
@@ -24,13 +30,14 @@ enum StreamedResponse {
 
     /// Whether `value` (a Content-Type) names `mediaType` (lowercase): case-insensitively, up to
     /// parameters and trailing whitespace.
-    private static func hasMediaType(_ value: UnsafeRawBufferPointer, _ mediaType: [UInt8]) -> Bool {
-        guard value.count >= mediaType.count else { return false }
-        for index in 0..<mediaType.count {
+    private static func hasMediaType(_ value: UnsafeRawBufferPointer, _ mediaType: StaticString) -> Bool {
+        let count = mediaType.utf8CodeUnitCount
+        guard value.count >= count else { return false }
+        for index in 0..<count {
             let byte = value[index]
-            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != mediaType[index] { return false }
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != mediaType.utf8Start[index] { return false }
         }
-        for index in mediaType.count..<value.count {
+        for index in count..<value.count {
             switch value[index] {
             case 0x20, 0x09: continue
             case UInt8(ascii: ";"): return true
