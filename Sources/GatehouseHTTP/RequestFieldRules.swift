@@ -80,7 +80,8 @@ struct RequestFieldRules {
 
     // MARK: - After the last field
 
-    func finish(_ buffer: UnsafeRawBufferPointer, methodKind: HTTPMethod) -> Result<Outcome, HTTPRequestError> {
+    /// Consuming: the rules are done with after it, and a borrowed copy cost a retain per head.
+    consuming func finish(_ buffer: UnsafeRawBufferPointer, methodKind: HTTPMethod) -> Result<Outcome, HTTPRequestError> {
         let framing: RequestBodyFraming
         if transferEncodingSeen {
             guard contentLength == nil else {

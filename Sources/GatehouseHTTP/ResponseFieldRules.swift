@@ -57,7 +57,8 @@ struct ResponseFieldRules {
 
     // MARK: - After the last field
 
-    func finish(status: Int, requestMethod: HTTPMethod) -> Result<Outcome, Failure> {
+    /// Consuming: the rules are done with after it, and a borrowed copy cost a retain per head.
+    consuming func finish(status: Int, requestMethod: HTTPMethod) -> Result<Outcome, Failure> {
         if transferEncodingSeen {
             guard contentLength == nil else {
                 return .failure(Failure(reason: "The upstream response combines Content-Length and Transfer-Encoding."))

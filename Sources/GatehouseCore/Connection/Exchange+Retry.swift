@@ -19,7 +19,7 @@ extension Exchange {
             fail(GatewayError(.unavailable, "No endpoint of the upstream is available.", source: .upstream, retry: .safe))
             return nil
         }
-        if group.retry.retriesAfterSend { group.budget.recordRequest(now: loop.now) }
+        if group.upstream.retriesAfterSend { group.budget.recordRequest(now: loop.now) }
         enter(pool)
         return pool
     }
@@ -81,7 +81,7 @@ extension Exchange {
     /// The first time the request is queued on a connection: the head and the body that goes with
     /// it, and a copy of both when the request may have to be resent after bytes were sent.
     func writeFreshRequest(on connection: UpstreamConnection) {
-        let keepsCopy = retryProgress.resendPayload == nil && pool?.upstream.config.retry.retriesAfterSend == true
+        let keepsCopy = retryProgress.resendPayload == nil && pool?.upstream.retriesAfterSend == true
             && isKnownSafeToResend()
         UpstreamRequestWriter.write(exchange: self, into: &connection.output)
         queueBody(on: connection)

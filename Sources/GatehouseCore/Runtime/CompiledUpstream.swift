@@ -19,6 +19,8 @@ public final class CompiledUpstream: Sendable {
     public let tlsContext: TLSContext?
     /// SNI and the name the certificate must carry.
     public let tlsServerName: String
+    /// `retry.retriesAfterSend`, asked twice per request: worked out once (it walks the set).
+    let retriesAfterSend: Bool
 
     init(index: Int, config: UpstreamConfig, addresses: [SocketAddress], tlsContext: TLSContext?) {
         self.tlsContext = tlsContext
@@ -29,6 +31,7 @@ public final class CompiledUpstream: Sendable {
         endpointNames = EndpointName.names(of: config)
         hostLine = Array("Host: \(config.url.hostHeader)\r\n".utf8)
         connectTimeoutNanos = UInt64(config.connectTimeout.nanoseconds)
+        retriesAfterSend = config.retry.retriesAfterSend
         // Endpoint changes are applied to a kept pool group, so addresses are not part of the key.
         poolKey = "\(config.name)|\(config.url)|\(config.maxConnections)|\(config.maxIdle)|\(config.balance)|"
             + String(describing: config.tls)
