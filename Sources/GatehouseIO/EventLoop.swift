@@ -131,6 +131,17 @@ public final class EventLoop: @unchecked Sendable {
     /// Ends `run()` after the current iteration; call on the loop's thread (post it from others).
     public func stop() { running = false }
 
+    /// Once the loop is done for good: lets go of every handler, timer and deferred task. They may
+    /// hold what holds the loop (a closed connection waits in the timer heap until its deadline,
+    /// and a connection holds its worker, which holds the loop), and such a cycle would outlive
+    /// the worker: memory a leak checker reports at exit. Call on the loop's thread after `run()`.
+    public func releaseEverything() {
+        slots.removeAll()
+        timers = TimerHeap()
+        deferred.removeAll()
+        mailbox.withLock { $0.removeAll() }
+    }
+
     /// Runs until `stop()` or until `nanoseconds` have passed, whichever comes first (for tests,
     /// which must not hang when what should stop the loop never happens).
     public func run(forAtMost nanoseconds: UInt64) {

@@ -41,6 +41,32 @@ import Testing
         #expect(EventSet.hangup.rawValue == GH_EPOLLHUP)
     }
 
+    /// A stopped loop lets go of its handlers, timers and deferred work: what they hold (a
+    /// connection holds its worker, which holds the loop) must not outlive the worker in a cycle.
+    @Test func aLoopDoneForGoodHoldsNothing() {
+        let loop = EventLoop(name: "test")
+        let (a, b) = Self.socketPair()
+        defer { Syscalls.close(a); Syscalls.close(b) }
+        weak var registered: Recorder?
+        weak var timed: Recorder?
+        weak var deferred: Recorder?
+        do {
+            let handler = Recorder()
+            let target = Recorder()
+            let work = Recorder()
+            registered = handler
+            timed = target
+            deferred = work
+            loop.register(a, .readable, handler: handler)
+            target.deadline = loop.now + 60_000_000_000
+            loop.scheduleDeadline(target)
+            loop.defer_ { _ = work }
+        }
+        #expect(registered != nil && timed != nil && deferred != nil)
+        loop.releaseEverything()
+        #expect(registered == nil && timed == nil && deferred == nil)
+    }
+
     @Test func readinessReachesTheHandler() {
         let loop = EventLoop(name: "test")
         let (a, b) = Self.socketPair()

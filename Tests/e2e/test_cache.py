@@ -7,6 +7,7 @@ and memory staying within max_bytes under many distinct keys.
 
 import hashlib
 import json
+import os
 import re
 import threading
 import time
@@ -448,6 +449,10 @@ def test_check_refuses_subject_scope_on_a_public_route(tmp_path):
 def test_distinct_keys_keep_memory_within_max_bytes(gateway_factory, raw):
     """100,000 distinct keys through a 4 MiB cache: the process stays under 4 MiB + 16 MiB over
     its resident size before (evictions keep the bound)."""
+    if "ASAN_OPTIONS" in os.environ:
+        # `make test-asan`: redzones and the freed-memory quarantine are resident memory the
+        # bound does not count; the release build answers for it in `make test`.
+        pytest.skip("resident memory is not the gateway's own under AddressSanitizer")
     raw.reset(respond(200, b'{"data":{"v":"' + b"x" * 200 + b'"}}'))
 
     def config(port, admin):

@@ -49,6 +49,9 @@ public final class Worker: @unchecked Sendable {
         acceptor?.start()
         loop.run()
         accessLog.flush()
+        // What is left (closed connections in the timer heap, their buffers) goes with the worker.
+        connections.removeAll()
+        loop.releaseEverything()
     }
 
     // MARK: - Configuration
