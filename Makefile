@@ -118,10 +118,13 @@ fuzz: fuzz-build
 	FUZZ_OUT=$(FUZZ_OUT) bash fuzz/run.sh $(FUZZ_SECONDS)
 
 # A report makes the gateway exit non-zero, which the suite sees at its SIGTERM check. ASan's
-# quarantine is kept small so that the suite's memory bounds (gzip bombs) still hold.
+# quarantine is kept small so that the suite's memory bounds (gzip bombs) still hold; the bounds
+# on resident memory itself skip (Tests/e2e/support/process_memory.py). The leak suppressions
+# (scripts/lsan-suppressions.txt) each say why.
 test-asan:
 	$(SWIFT) build -c debug -Xswiftc -sanitize=address --scratch-path .build/asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:quarantine_size_mb=8:thread_local_quarantine_size_kb=64 \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
 		GATEHOUSE_BIN=$(CURDIR)/.build/asan/debug/gatehouse \
 		$(PYTHON) -m pytest $(SANITIZE_PYTEST_FLAGS) $(E2E)
 

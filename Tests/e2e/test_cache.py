@@ -7,7 +7,6 @@ and memory staying within max_bytes under many distinct keys.
 
 import hashlib
 import json
-import os
 import re
 import threading
 import time
@@ -20,7 +19,7 @@ import pytest
 from support.auth_checks import metric_value
 from support.gateway import base_config, run_cli
 from support.jwt_keys import claims, mint
-from support.process_memory import resident_bytes
+from support.process_memory import bounds_resident_memory, resident_bytes
 from support.raw_http import RawClient
 from support.raw_upstream import RawUpstream, respond
 from support.yaml_writer import to_yaml
@@ -446,13 +445,10 @@ def test_check_refuses_subject_scope_on_a_public_route(tmp_path):
 
 
 @pytest.mark.timeout(600)
+@bounds_resident_memory
 def test_distinct_keys_keep_memory_within_max_bytes(gateway_factory, raw):
     """100,000 distinct keys through a 4 MiB cache: the process stays under 4 MiB + 16 MiB over
     its resident size before (evictions keep the bound)."""
-    if "ASAN_OPTIONS" in os.environ:
-        # `make test-asan`: redzones and the freed-memory quarantine are resident memory the
-        # bound does not count; the release build answers for it in `make test`.
-        pytest.skip("resident memory is not the gateway's own under AddressSanitizer")
     raw.reset(respond(200, b'{"data":{"v":"' + b"x" * 200 + b'"}}'))
 
     def config(port, admin):

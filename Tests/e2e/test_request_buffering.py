@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from support.gateway import base_config
-from support.process_memory import MIB, ResidentSampler, resident_bytes
+from support.process_memory import MIB, ResidentSampler, bounds_resident_memory, resident_bytes
 from support.raw_upstream import never_answer, respond
 
 pytestmark = pytest.mark.slow
@@ -120,6 +120,7 @@ def chunks(data: bytes, size: int = 256 * 1024):
         yield data[offset:offset + size]
 
 
+@bounds_resident_memory
 @pytest.mark.parametrize("path", ["/echo", "/stream/echo"])
 def test_large_body_arrives_byte_for_byte_without_growing_memory(buffering_gateway, path):
     body = pattern(LARGE_BODY)

@@ -19,7 +19,7 @@ import pytest
 
 from support.envelope import assert_envelope, assert_raw_envelope
 from support.gateway import base_config
-from support.process_memory import MIB, ResidentSampler, peak_resident_bytes, resident_bytes
+from support.process_memory import MIB, ResidentSampler, bounds_resident_memory, peak_resident_bytes, resident_bytes
 from support.raw_http import RawClient
 from support.raw_upstream import respond
 
@@ -118,6 +118,7 @@ MAP = json.dumps({"0": ["variables.file"]})
 # MARK: - Streamed byte for byte
 
 
+@bounds_resident_memory
 def test_a_100_mib_file_arrives_byte_for_byte_with_flat_memory(gateway, tmp_path):
     pid = gateway.process.pid
     warm_up = file_of(tmp_path, "warm.bin", 64 * 1024)

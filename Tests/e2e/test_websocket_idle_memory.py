@@ -9,7 +9,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from support.gateway import base_config
-from support.process_memory import resident_bytes
+from support.process_memory import bounds_resident_memory, resident_bytes
 
 WARM_UP = 100
 IDLE_TUNNELS = 1000
@@ -57,6 +57,7 @@ async def measure(gateway) -> tuple:
         await asyncio.gather(*(socket.close() for socket in sockets), return_exceptions=True)
 
 
+@bounds_resident_memory
 def test_idle_subscriptions_hold_under_8_kib_each(gateway):
     before, after = asyncio.run(measure(gateway))
     per_tunnel = (after - before) / IDLE_TUNNELS

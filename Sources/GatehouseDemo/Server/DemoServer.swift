@@ -59,6 +59,7 @@ public final class DemoServer: @unchecked Sendable {
                 acceptor = DemoAcceptor(server: self, loop: loop, fd: fd)
                 loop.run()
                 closeEverything()
+                loop.releaseEverything()  // closed connections' timers hold them, and they hold this server
             }
             current = Running(loop: loop, thread: thread)
             return true

@@ -43,7 +43,10 @@ enum OnlineKeyCheck {
         }
         // A fetch that failed at once (unresolvable host) stopped the loop before it ran.
         if problem == nil { loop.run() }
-        _ = fetch
+        // The fetch's completion holds these closures, which hold `fetch`, and the loop holds the
+        // fetch: let go of both, or the cycle outlives the check.
+        fetch = nil
+        loop.releaseEverything()
         return problem
     }
 }
