@@ -126,7 +126,7 @@ final class CacheEntry: Sendable {
     }
 
     /// `"<hex of the body's SHA-256>"` into `output` (`etagLength` bytes).
-    static func writeETag(of body: UnsafeRawBufferPointer, to output: UnsafeMutableRawBufferPointer) {
+    private static func writeETag(of body: UnsafeRawBufferPointer, to output: UnsafeMutableRawBufferPointer) {
         let quoted = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256Digest.length) { digest in
             _ = SHA256Digest.digest(body, into: digest.baseAddress!)
