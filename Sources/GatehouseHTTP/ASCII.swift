@@ -2,7 +2,8 @@
 
 /// Byte constants and character classes from the RFC 9110 / RFC 9112 grammar, shared by every
 /// parser in this module. Everything here is a pure function of one byte so it inlines into the
-/// parsing loops.
+/// parsing loops. The case folding is usable from other modules' inlined code (`HeaderNames`).
+@usableFromInline
 enum ASCII {
     static let tab: UInt8 = 0x09
     static let lf: UInt8 = 0x0A
@@ -72,7 +73,7 @@ enum ASCII {
     }
 
     /// Lowercases ASCII letters only; every other byte is returned unchanged.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func lowercased(_ byte: UInt8) -> UInt8 {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
@@ -81,7 +82,7 @@ enum ASCII {
     /// gains 0x20 when its low seven bits are at least "A" (adding 0x3F reaches the high bit),
     /// not past "Z" (adding 0x25 does not), and its own high bit is clear. No sum carries into
     /// the next byte.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func lowercased<Word: FixedWidthInteger & UnsignedInteger>(word: Word) -> Word {
         let ones = Word.max / 0xFF
         let heptets = word & (ones &* 0x7F)

@@ -27,14 +27,15 @@ public enum HeaderNames {
 
     /// True when `bytes` equals `lowercase` ignoring ASCII case. `lowercase` must be all lowercase.
     /// Read through the literal's pointer: `withUTF8Buffer` is a closure call per comparison, and
-    /// header lookups compare every field's name.
-    @inline(__always)
+    /// header lookups compare every field's name. Inlinable, so that other modules' comparisons
+    /// fold the literal's length and words into their code instead of calling out for each name.
+    @inlinable @inline(__always)
     public static func asciiCaseInsensitiveEquals(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         bytes.count == lowercase.utf8CodeUnitCount && asciiCaseInsensitiveHasPrefix(bytes, lowercase)
     }
 
     /// True when `bytes` equals `lowercase` ignoring ASCII case. `lowercase` must be all lowercase.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func asciiCaseInsensitiveEquals(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
         bytes.withUnsafeBytes { asciiCaseInsensitiveEquals($0, lowercase) }
     }
@@ -42,7 +43,7 @@ public enum HeaderNames {
     /// True when `bytes` starts with `lowercase` ignoring ASCII case (read through the literal's
     /// pointer too). Eight bytes at a time, the last word overlapping the one before: every
     /// lookup compares names, and most names are longer than a word.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func asciiCaseInsensitiveHasPrefix(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
         let count = lowercase.utf8CodeUnitCount
         guard bytes.count >= count else { return false }

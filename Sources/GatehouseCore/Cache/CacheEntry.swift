@@ -185,6 +185,14 @@ struct CacheKey: Hashable, Sendable {
     /// The digest is uniform already: one of its words is plenty for a hash table.
     func hash(into hasher: inout Hasher) { hasher.combine(words.0) }
 
+    /// What a dictionary asks instead of `hash(into:)`: that word mixed with the dictionary's
+    /// random seed, without running SipHash over a value that is a SHA-256 already (a lookup
+    /// and a store per miss each paid for one). The seed keeps the slots unpredictable from
+    /// outside, as `Hasher` would.
+    func _rawHashValue(seed: Int) -> Int {
+        Int(truncatingIfNeeded: SplitMix64.mix(words.0 ^ UInt64(UInt(bitPattern: seed))))
+    }
+
     /// The digest's 64 lowercase hex digits: the key's name in a Redis store.
     var hexDigits: [UInt8] {
         withUnsafeBytes(of: words) { LowercaseHex.bytes($0) }

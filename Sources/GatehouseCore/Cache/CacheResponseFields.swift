@@ -69,35 +69,44 @@ struct CacheResponseFields {
         return HopByHop.isHopByHop(name) ? .unstored : .kept
     }
 
-    /// The kept lines, "Name: value\r\n" each, written into one allocation of their size and
-    /// `reserved` bytes more (a capture's body and ETag).
+    /// The kept lines, "Name: value\r\n" each, appended to one allocation of their size and
+    /// `reserved` bytes more (a capture's body). A line the upstream already wrote that way (as
+    /// servers do) is copied whole; appending, not zeroing a block to overwrite, as zeroing was
+    /// a byte-by-byte loop that cost more than the copies.
     func headerBlock(of response: borrowing ResponseHead, reservingAfter reserved: Int = 0) -> [UInt8] {
         guard keptSize + reserved > 0 else { return [] }
-        var block = [UInt8].zeroed(count: keptSize, capacity: keptSize + reserved)
-        response.bytes.withUnsafeBytes { raw in
-            let head = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            block.withUnsafeMutableBufferPointer { block in
-                var at = block.baseAddress!
-                for (index, field) in response.headers.enumerated() {
-                    if index < UInt64.bitWidth {
-                        guard keptFields & (1 << UInt64(index)) != 0 else { continue }
-                    } else {
-                        guard Self.role(UnsafeRawBufferPointer(rebasing: raw[field.name])) == .kept,
-                              response.connectionOptions.isEmpty || !response.isHopByHop(field, in: raw) else { continue }
-                    }
-                    at.update(from: head + field.name.lowerBound, count: field.name.count)
-                    at += field.name.count
-                    at[0] = UInt8(ascii: ":")
-                    at[1] = UInt8(ascii: " ")
-                    at += 2
-                    at.update(from: head + field.value.lowerBound, count: field.value.count)
-                    at += field.value.count
-                    at[0] = 0x0D
-                    at[1] = 0x0A
-                    at += 2
+        var block: [UInt8] = []
+        block.reserveCapacity(keptSize + reserved)
+        response.bytes.withUnsafeBufferPointer { head in
+            for (index, field) in response.headers.enumerated() {
+                if index < UInt64.bitWidth {
+                    guard keptFields & (1 << UInt64(index)) != 0 else { continue }
+                } else {
+                    let raw = UnsafeRawBufferPointer(head)
+                    guard Self.role(UnsafeRawBufferPointer(rebasing: raw[field.name])) == .kept,
+                          response.connectionOptions.isEmpty || !response.isHopByHop(field, in: raw) else { continue }
+                }
+                if Self.isWrittenPlainly(field, in: head) {
+                    block.append(contentsOf: UnsafeBufferPointer(rebasing: head[field.name.lowerBound..<field.value.upperBound + 2]))
+                } else {
+                    block.append(contentsOf: UnsafeBufferPointer(rebasing: head[field.name]))
+                    block.append(UInt8(ascii: ":"))
+                    block.append(UInt8(ascii: " "))
+                    block.append(contentsOf: UnsafeBufferPointer(rebasing: head[field.value]))
+                    block.append(0x0D)
+                    block.append(0x0A)
                 }
             }
         }
         return block
+    }
+
+    /// Whether the field's line in the head reads exactly "Name: value\r\n".
+    private static func isWrittenPlainly(_ field: HeaderField, in head: UnsafeBufferPointer<UInt8>) -> Bool {
+        let colon = field.name.upperBound
+        let lineEnd = field.value.upperBound
+        return field.value.lowerBound == colon + 2 && lineEnd + 2 <= head.count
+            && head[colon] == UInt8(ascii: ":") && head[colon + 1] == UInt8(ascii: " ")
+            && head[lineEnd] == 0x0D && head[lineEnd + 1] == 0x0A
     }
 }

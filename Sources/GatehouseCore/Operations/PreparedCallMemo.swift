@@ -8,7 +8,8 @@ import Glibc
 /// which together were most of the cost of a cache hit.
 ///
 /// Per worker, so no locks; emptied when the worker takes a new snapshot, and only consulted by
-/// requests running under the worker's current one. Only successful translations are kept.
+/// requests running under the worker's current one. Only successful translations are kept, one
+/// per slot of a fixed table: a new call takes its slot from the one before.
 final class PreparedCallMemo {
     struct Call {
         let rewrite: UpstreamRewrite
@@ -29,18 +30,28 @@ final class PreparedCallMemo {
         }
     }
 
-    /// Distinct calls kept per worker before starting over: an app has a few hundred operations
-    /// and far fewer variable combinations in a hot set.
+    /// Calls kept per worker, one per slot: an app has a few hundred operations and far fewer
+    /// variable combinations in a hot set. A power of two, so a hash's top bits pick the slot.
     static let capacity = 1024
+    private static let slotBits = capacity.trailingZeroBitCount
     /// Longer targets (large variables) are translated each time rather than held.
     static let maxTargetBytes = 1024
 
-    private var entries: [Int: Entry] = [:]
+    /// Allocated by the first store, so a worker that never translates a GET holds nothing.
+    private var slots: [Entry?] = []
+    /// Random per memo: which targets share a slot cannot be worked out from outside, so no
+    /// one can aim requests at another caller's slot.
+    private let seed: UInt64
 
-    var count: Int { entries.count }
+    init(seed: UInt64 = .random(in: .min ... .max)) {
+        self.seed = seed
+    }
+
+    /// Calls held now.
+    var count: Int { slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
     func lookup(route: Int, target: UnsafeRawBufferPointer) -> Call? {
-        guard !entries.isEmpty, let entry = entries[Self.slot(route, target)], entry.route == route,
+        guard !slots.isEmpty, let entry = slots[slot(route, target)], entry.route == route,
               entry.target.count == target.count,
               entry.target.withUnsafeBytes({ memcmp($0.baseAddress!, target.baseAddress!, target.count) == 0 }) else {
             return nil
@@ -48,18 +59,34 @@ final class PreparedCallMemo {
         return entry.call
     }
 
+    /// Keeps `call`, in place of whatever held its slot.
     func store(route: Int, target: UnsafeRawBufferPointer, _ call: Call) {
         guard target.count <= Self.maxTargetBytes, target.count > 0 else { return }
-        if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-        entries[Self.slot(route, target)] = Entry(route: route, target: Array(target), call: call)
+        if slots.isEmpty { slots = Array(repeating: nil, count: Self.capacity) }
+        slots[slot(route, target)] = Entry(route: route, target: Array(target), call: call)
     }
 
-    func removeAll() { entries.removeAll() }
+    func removeAll() { slots = [] }
 
-    private static func slot(_ route: Int, _ target: UnsafeRawBufferPointer) -> Int {
-        var hasher = Hasher()
-        hasher.combine(route)
-        hasher.combine(bytes: target)
-        return hasher.finalize()
+    /// The slot of a route and target. Not `Hasher`: its SipHash of a typical target cost more
+    /// than the rest of the lookup. A splitmix64 round per eight bytes (the last word
+    /// overlapping the one before) does here, where a collision costs one translation,
+    /// never a wrong answer (a lookup compares the whole target).
+    func slot(_ route: Int, _ target: UnsafeRawBufferPointer) -> Int {
+        let count = target.count
+        var hash = SplitMix64.mix(seed ^ UInt64(truncatingIfNeeded: route) ^ UInt64(truncatingIfNeeded: count) << 48)
+        if count >= 8 {
+            var offset = 0
+            while offset < count - 8 {
+                hash = SplitMix64.mix(hash ^ target.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            hash = SplitMix64.mix(hash ^ target.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        } else {
+            var tail: UInt64 = 0
+            for index in 0..<count { tail |= UInt64(target[index]) << UInt64(8 * index) }
+            hash = SplitMix64.mix(hash ^ tail)
+        }
+        return Int(truncatingIfNeeded: hash >> UInt64(UInt64.bitWidth - Self.slotBits))
     }
 }

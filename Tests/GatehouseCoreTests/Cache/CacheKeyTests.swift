@@ -204,4 +204,21 @@ struct CacheKeyDigestTests {
         #expect(Set(keys).count == keys.count)
         #expect(CacheKey.named("k1") == CacheKey.named("k1"))
     }
+
+    /// A dictionary's hash of a key: the same for equal keys under one seed, moved by the seed,
+    /// and spread over a small table's slots as random values would be (1,024 keys into 1,024
+    /// slots fill about 63%); a dictionary finds every key by it.
+    @Test func keysHashBySeedAndSpread() {
+        let key = CacheKey.named("listMovies")
+        #expect(key._rawHashValue(seed: 1) == CacheKey.named("listMovies")._rawHashValue(seed: 1))
+        #expect(key._rawHashValue(seed: 1) != key._rawHashValue(seed: 2))
+        var slots = Set<Int>()
+        for id in 0..<1_024 { slots.insert(CacheKey.named("movie \(id)")._rawHashValue(seed: 42) & 1_023) }
+        #expect(slots.count > 590)
+        var dictionary: [CacheKey: Int] = [:]
+        for id in 0..<1_000 { dictionary[CacheKey.named("movie \(id)")] = id }
+        var found = 0
+        for id in 0..<1_000 where dictionary[CacheKey.named("movie \(id)")] == id { found += 1 }
+        #expect(found == 1_000)
+    }
 }

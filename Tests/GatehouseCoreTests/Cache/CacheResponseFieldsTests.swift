@@ -62,4 +62,12 @@ struct CacheResponseFieldsTests {
         let expected = (0..<70).filter { $0 != 66 }.map { "X-F\($0): \($0)\r\n" }.joined()
         #expect(Self.block(Self.head(lines)) == expected)
     }
+
+    /// Lines written some other way (no space after the colon, spaces or a tab around the value,
+    /// an empty value) are kept in the one form, next to lines copied whole.
+    @Test func linesAreKeptInOneForm() {
+        let head = Self.head(["X-Plain: a b", "X-Tight:c", "X-Loose:   d  ", "X-Tab:\te\t", "X-Empty:", "X-Blank: ",
+                              "X-Last: z"])
+        #expect(Self.block(head) == "X-Plain: a b\r\nX-Tight: c\r\nX-Loose: d\r\nX-Tab: e\r\nX-Empty: \r\nX-Blank: \r\nX-Last: z\r\n")
+    }
 }
