@@ -39,9 +39,10 @@ enum JSONFastSkim {
             }
         }
 
-        /// At an opening quote: steps past the closing one; the content's span, nil to give up.
+        /// At an opening quote: steps past the closing one; where the content starts (it ends
+        /// before `index - 1`), nil to give up.
         @inline(__always)
-        mutating func plainString() -> Range<Int>? {
+        mutating func plainString() -> Int? {
             index += 1
             let start = index
             // The plain run ends at the quote, the backslash, a control byte or a byte past ASCII:
@@ -50,7 +51,7 @@ enum JSONFastSkim {
             while end - index >= 8 {
                 let stops = Self.stops(in: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 guard stops == 0 else {
-                    index += stops.trailingZeroBitCount / 8
+                    index &+= stops.trailingZeroBitCount &>> 3
                     break
                 }
                 index += 8
@@ -62,7 +63,7 @@ enum JSONFastSkim {
             }
             guard index < end, base[index] == 0x22 else { return nil }
             index += 1
-            return start..<(index - 1)
+            return start
         }
 
         private static let ones: UInt64 = 0x0101_0101_0101_0101
@@ -135,8 +136,8 @@ enum JSONFastSkim {
         /// the key is `key` (asked only of the top level).
         @inline(__always)
         mutating func member(key: UnsafeBufferPointer<UInt8>, atTopLevel: Bool) -> Bool? {
-            guard index < end, base[index] == 0x22, let span = plainString() else { return nil }
-            let matches = atTopLevel && span.count == key.count && equal(base + span.lowerBound, key.baseAddress!, key.count)
+            guard index < end, base[index] == 0x22, let start = plainString() else { return nil }
+            let matches = atTopLevel && index &- 1 &- start == key.count && equal(base + start, key.baseAddress!, key.count)
             skipWhitespace()
             guard index < end, base[index] == UInt8(ascii: ":") else { return nil }
             index += 1
@@ -160,7 +161,8 @@ enum JSONFastSkim {
                     let opensObject = base[index] == UInt8(ascii: "{")
                     depth += 1
                     guard depth <= depthLimit else { return nil }
-                    let bit = UInt64(1) << UInt64(depth - 1)
+                    // Wrapping shifts: depth is within 1...64 here, so the checked forms only cost.
+                    let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: depth &- 1)
                     objects = opensObject ? objects | bit : objects & ~bit
                     index += 1
                     skipWhitespace()
@@ -190,7 +192,7 @@ enum JSONFastSkim {
                 }
                 // After a value: close what ends here, then the next member or element.
                 while depth > 0 {
-                    let inObject = (objects >> UInt64(depth - 1)) & 1 == 1
+                    let inObject = (objects &>> UInt64(truncatingIfNeeded: depth &- 1)) & 1 == 1
                     skipWhitespace()
                     guard index < end else { return nil }
                     let byte = base[index]
