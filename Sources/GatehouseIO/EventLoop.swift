@@ -25,7 +25,8 @@ public final class EventLoop: @unchecked Sendable {
     private var deferred: [() -> Void] = []
     private var running = false
 
-    /// Monotonic nanoseconds, read once per loop iteration (cheap enough to trust for timeouts).
+    /// Monotonic nanoseconds, read when a wait returns and again before timers run: older than
+    /// the wall by at most the work of one wakeup, which timeouts of milliseconds and up allow.
     public private(set) var now: UInt64
 
     public let name: String
@@ -116,8 +117,16 @@ public final class EventLoop: @unchecked Sendable {
             } else {
                 timeout = 60_000
             }
+            // The clock is read once per wakeup, not per event: a full wakeup carries dozens of
+            // events and each read is a vDSO call. Handlers later in the batch see a time older
+            // by the work before them (what nginx's cached time and Envoy's approximate
+            // monotonic time accept too); timers below get a fresh reading.
+            var clockRead = false
             poller.wait(timeoutMs: timeout) { token, events in
-                now = gh_monotonic_ns()
+                if !clockRead {
+                    now = gh_monotonic_ns()
+                    clockRead = true
+                }
                 dispatch(token, events)
             }
             now = gh_monotonic_ns()
