@@ -2,7 +2,8 @@
 import PackageDescription
 
 // One target per layer; dependencies point down only:
-// gatehouse (CLI) -> GatehouseDemo / GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims.
+// gatehouse (CLI) -> GatehouseDemo / GatehouseCore -> GatehouseIO / GatehouseGraphQL / GatehouseHTTP / GatehouseConfig -> C shims
+// (CByteScan: the head scanner's SSE2 block scan, under GatehouseHTTP).
 // GatehouseGraphQL (GraphQL lexer and parser, JSON, GraphQL-over-HTTP request decoding) is pure: no
 // sockets, no HTTP statuses; it uses GatehouseHTTP only for the one percent-decoder.
 // GatehouseDemo is the backend `gatehouse demo` runs, built on the same IO, HTTP and GraphQL code
@@ -37,6 +38,7 @@ let package = Package(
         // DWARF 4 for the C shims: valgrind 3.19 (Debian's, run by the instructions benchmark)
         // cannot read clang's default DWARF 5 for them and gives up on the whole binary.
         .target(name: "CLinux", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        .target(name: "CByteScan", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib",
@@ -47,7 +49,7 @@ let package = Package(
                        providers: [.apt(["libhiredis-dev"])]),
 
         .target(name: "GatehouseIO", dependencies: ["CLinux", "COpenSSL", "CHiredis"], swiftSettings: hotPath),
-        .target(name: "GatehouseHTTP", swiftSettings: hotPath),
+        .target(name: "GatehouseHTTP", dependencies: ["CByteScan"], swiftSettings: hotPath),
         .target(name: "GatehouseConfig", dependencies: ["CYAML", "GatehouseIO", "GatehouseGraphQL"], swiftSettings: product),
         .target(name: "GatehouseGraphQL", dependencies: ["GatehouseHTTP"], swiftSettings: product),
         .target(name: "GatehouseCore",

@@ -1,8 +1,8 @@
 import Testing
 @testable import GatehouseHTTP
 
-/// `HeadScanner` skips plain bytes 8 at a time and jumps to the first control byte of a word;
-/// fed one byte more per call it takes the byte path almost always. Both must reach the same verdict for every byte class at every
+/// `HeadScanner` skips plain bytes 16 at a time (SSE2), then 8, and jumps to the first control
+/// byte of a block or word; fed one byte more per call it takes the byte path almost always. Both must reach the same verdict for every byte class at every
 /// position and for limits that fall inside, at and just past a word.
 @Suite("Head scanning: the word path agrees with the byte path")
 struct HeadScannerTests {
