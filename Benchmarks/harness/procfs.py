@@ -17,6 +17,20 @@ def cpu_seconds(pid: int) -> float:
     return (utime + stime) / CLOCK_TICKS_PER_SECOND
 
 
+def context_switches(pid: int) -> int:
+    """Voluntary + involuntary context switches of all the process's threads so far: each is the
+    process going to sleep (nothing to do) or being preempted, and each costs the machine CPU."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                    total += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
 def machine_busy_seconds() -> float:
     """CPU time all CPUs spent on anything but idling since boot, in seconds (/proc/stat)."""
     with open("/proc/stat") as stat:

@@ -132,8 +132,8 @@ def _verdict(goal: Goal) -> str:
 # MARK: - Rows
 
 SUMMARY_HEADERS = ["section", "body", "target", "rounds", "req/s", "p50 ms", "p99 ms",
-                   "CPU µs/req", "upstream CPU µs/req", "wrk CPU µs/req", "idle CPU %", "RSS MiB",
-                   "VmHWM MiB", "errors", "other CPU %"]
+                   "CPU µs/req", "upstream CPU µs/req", "wrk CPU µs/req", "idle CPU %", "switches/req",
+                   "upstream switches/req", "RSS MiB", "VmHWM MiB", "errors", "other CPU %"]
 
 
 def _summary_row(summary: Summary) -> list[str]:
@@ -141,14 +141,15 @@ def _summary_row(summary: Summary) -> list[str]:
             f"{summary.requests_per_second:.0f}", f"{summary.p50_us / 1000:.2f}",
             f"{summary.p99_us / 1000:.2f}", f"{summary.cpu_us_per_request:.1f}",
             f"{summary.upstream_cpu_us_per_request:.1f}", f"{summary.wrk_cpu_us_per_request:.1f}",
-            f"{summary.idle_cpu_percent:.0f}", f"{summary.rss_kib / MIB:.1f}",
+            f"{summary.idle_cpu_percent:.0f}", f"{summary.switches_per_request:.3f}",
+            f"{summary.upstream_switches_per_request:.3f}", f"{summary.rss_kib / MIB:.1f}",
             f"{summary.hwm_kib / MIB:.1f}", str(summary.errors), f"{summary.other_cpu_percent:.0f}"]
 
 
 RUN_HEADERS = ["section", "body", "target", "round", "requests", "seconds", "req/s", "p50 ms",
                "p90 ms", "p99 ms", "p99.9 ms", "max ms", "CPU µs/req", "upstream CPU µs/req",
-               "wrk CPU µs/req", "idle CPU %", "RSS MiB", "socket errors", "non-2xx", "timeouts",
-               "other CPU %"]
+               "wrk CPU µs/req", "idle CPU %", "switches/req", "upstream switches/req", "RSS MiB",
+               "socket errors", "non-2xx", "timeouts", "other CPU %"]
 
 
 def run_row(run: Run) -> list[str]:
@@ -158,7 +159,8 @@ def run_row(run: Run) -> list[str]:
             f"{wrk.p90_us / 1000:.3f}", f"{wrk.p99_us / 1000:.3f}", f"{wrk.p999_us / 1000:.3f}",
             f"{wrk.max_us / 1000:.3f}", f"{run.cpu_us_per_request:.2f}",
             f"{run.upstream_cpu_us_per_request:.2f}", f"{run.wrk_cpu_us_per_request:.2f}",
-            f"{run.idle_cpu_percent:.0f}", f"{run.rss_kib / MIB:.1f}",
+            f"{run.idle_cpu_percent:.0f}", f"{run.switches_per_request:.3f}",
+            f"{run.upstream_switches_per_request:.3f}", f"{run.rss_kib / MIB:.1f}",
             str(wrk.socket_errors), str(wrk.status_errors), str(wrk.timeouts), f"{run.other_cpu_percent:.0f}"]
 
 

@@ -53,6 +53,11 @@ class Run:
     # The share of all CPUs that idled meanwhile (percent): req/s ≈ busy CPUs ÷ (target + upstream
     # + wrk CPU per request), so it tells why req/s and CPU per request can disagree.
     idle_cpu_percent: float = 0.0
+    # Context switches per request of the target and of the upstream: how often each went to sleep
+    # or was preempted. Waking a sleeping process costs its waker CPU, so a target that sleeps
+    # more makes the upstream and wrk pay more per request.
+    switches_per_request: float = 0.0
+    upstream_switches_per_request: float = 0.0
 
 
 # A round during which the rest of the machine used more than this share of one CPU (percent) is
@@ -85,6 +90,8 @@ class Summary:
     noisy_rounds: int = 0
     wrk_cpu_us_per_request: float = 0.0
     idle_cpu_percent: float = 0.0
+    switches_per_request: float = 0.0
+    upstream_switches_per_request: float = 0.0
 
     @property
     def rounds_text(self) -> str:
@@ -165,6 +172,7 @@ class RoundRunner:
         cpu_before, upstream_before = procfs.cpu_seconds(pid), procfs.cpu_seconds(upstream_pid)
         machine_before, wrk_before = procfs.machine_busy_seconds(), procfs.waited_children_cpu_seconds()
         helpers_before = sum(procfs.cpu_seconds(helper) for helper in case.helper_pids)
+        switches_before, upstream_switches_before = procfs.context_switches(pid), procfs.context_switches(upstream_pid)
         started = time.monotonic()
         try:
             with procfs.RSSSampler(pid) as sampler:
@@ -182,6 +190,7 @@ class RoundRunner:
         cpu_after, upstream_after = procfs.cpu_seconds(pid), procfs.cpu_seconds(upstream_pid)
         machine_after, wrk_after = procfs.machine_busy_seconds(), procfs.waited_children_cpu_seconds()
         helpers_after = sum(procfs.cpu_seconds(helper) for helper in case.helper_pids)
+        switches_after, upstream_switches_after = procfs.context_switches(pid), procfs.context_switches(upstream_pid)
         elapsed = time.monotonic() - started
         ours = (cpu_after - cpu_before) + (wrk_after - wrk_before) + (helpers_after - helpers_before)
         if upstream_pid != pid:
@@ -195,7 +204,9 @@ class RoundRunner:
                    (cpu_after - cpu_before) * 1e6 / requests,
                    (upstream_after - upstream_before) * 1e6 / requests,
                    sampler.max_kib, procfs.peak_rss_kib(pid), other_percent,
-                   (wrk_after - wrk_before) * 1e6 / requests, idle_percent)
+                   (wrk_after - wrk_before) * 1e6 / requests, idle_percent,
+                   (switches_after - switches_before) / requests,
+                   (upstream_switches_after - upstream_switches_before) / requests)
 
     def _record_crash(self, target: Target, what: str) -> None:
         self._dead.add(target.name)
@@ -223,4 +234,6 @@ class RoundRunner:
             len(runs) - len(used),
             statistics.median(run.wrk_cpu_us_per_request for run in used),
             statistics.median(run.idle_cpu_percent for run in used),
+            statistics.median(run.switches_per_request for run in used),
+            statistics.median(run.upstream_switches_per_request for run in used),
         )
