@@ -9,17 +9,18 @@ enum OnlineKeyCheck {
     static func run(_ source: RemoteKeySource) -> String? {
         let loop = EventLoop(name: "gatehouse-check")
         var problem: String?
-        var fetch: KeyFetch?
+        // Every fetch the check starts (discovery, then keys), kept to be let go of at the end.
+        var fetches: [KeyFetch] = []
         func get(_ url: KeyURL, _ then: @escaping (FetchedDocument) -> Void) {
-            fetch = KeyFetch(url: url, tlsContext: url.scheme == .https ? source.tlsContext : nil, loop: loop,
-                             timeout: KeyRefresher.fetchTimeout) { result in
+            fetches.append(KeyFetch(url: url, tlsContext: url.scheme == .https ? source.tlsContext : nil,
+                                    loop: loop, timeout: KeyRefresher.fetchTimeout) { result in
                 switch result {
                 case .success(let document): then(document)
                 case .failure(let error):
                     problem = "cannot fetch \(url): \(error.description)"
                     loop.stop()
                 }
-            }
+            })
         }
         func keys(_ url: KeyURL) {
             get(url) { document in
@@ -43,9 +44,9 @@ enum OnlineKeyCheck {
         }
         // A fetch that failed at once (unresolvable host) stopped the loop before it ran.
         if problem == nil { loop.run() }
-        // The fetch's completion holds these closures, which hold `fetch`, and the loop holds the
+        // A fetch's completion holds these closures, which hold `fetches`, and the loop holds the
         // fetch: let go of both, or the cycle outlives the check.
-        fetch = nil
+        fetches.removeAll()
         loop.releaseEverything()
         return problem
     }
