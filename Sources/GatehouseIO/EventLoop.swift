@@ -1,5 +1,4 @@
 import CLinux
-import Synchronization
 
 /// Something registered with an event loop for an fd.
 public protocol IOHandler: AnyObject {
@@ -21,7 +20,7 @@ public final class EventLoop: @unchecked Sendable {
     private var slots: [Slot] = []
     private var timers = TimerHeap()
     private let wakeFD: Int32
-    private let mailbox = Mutex<[Message]>([])
+    private let mailbox = Locked<[Message]>([])
     private var deferred: [() -> Void] = []
     private var running = false
 

@@ -87,10 +87,16 @@ int64_t gh_realtime_ns(void);
 int gh_getrandom(void *buf, size_t len);
 int gh_set_thread_name(const char *name);
 extern const int GH_EMFILE, GH_ENFILE, GH_EAGAIN, GH_EINTR, GH_EINPROGRESS, GH_ECONNRESET, GH_EPIPE;
-#endif
 
 // Temporary files
 /// An unlinked read-write file in `dir` (O_TMPFILE, or mkstemp + unlink where the file system
 /// lacks it): it vanishes when closed, even after a crash. -1 with errno set on failure.
 int gh_open_unlinked_tmpfile(const char *dir);
 
+// ThreadSanitizer
+/// Its runtime's annotations for synchronization it cannot see (GatehouseIO's `Locked`): only a
+/// build made with -sanitize=thread and GATEHOUSE_TSAN calls them, and only it links them.
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+
+#endif

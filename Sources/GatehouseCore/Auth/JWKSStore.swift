@@ -1,3 +1,4 @@
+import GatehouseIO
 import Synchronization
 
 /// The JWK Set of one provider, re-read when its file changes. Request threads call
@@ -13,7 +14,7 @@ final class JWKSStore: Sendable {
         var lastProblem: String?
     }
 
-    private let loaded: Mutex<Loaded>
+    private let loaded: Locked<Loaded>
     private let lastCheckedSecond: Atomic<Int64>
     /// How many times a changed file was taken: tokens verified under an earlier count are
     /// verified again (`VerifiedTokenCache`), so a key removed from the file stops its tokens at once.
@@ -29,7 +30,7 @@ final class JWKSStore: Sendable {
         case .failure(let failure): throw JWKSetError([failure.message])
         }
         let keySet = try JWKSet(json: bytes)
-        loaded = Mutex(Loaded(keySet: keySet, stamp: stamp, lastProblem: nil))
+        loaded = Locked(Loaded(keySet: keySet, stamp: stamp, lastProblem: nil))
         lastCheckedSecond = Atomic(now)
     }
 

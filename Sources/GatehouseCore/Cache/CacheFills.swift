@@ -1,5 +1,4 @@
 import GatehouseIO
-import Synchronization
 
 /// Collapsing: the first miss for a key leads (it goes upstream); later misses for the same key
 /// follow — they wait for the leader's answer instead of making their own request. Process-wide
@@ -25,7 +24,7 @@ final class CacheFills: Sendable {
         case follower
     }
 
-    private let fills = Mutex<[CacheKey: [Follower]]>([:])
+    private let fills = Locked<[CacheKey: [Follower]]>([:])
 
     init() {}
 

@@ -1,3 +1,4 @@
+import GatehouseIO
 import Synchronization
 
 /// `gatehouse_cache_requests_total{route,result}`: one set of counters per route label for the
@@ -21,7 +22,7 @@ final class CacheMetrics: Sendable {
         }
     }
 
-    private let routes = Mutex<[String: AtomicCounters]>([:])
+    private let routes = Locked<[String: AtomicCounters]>([:])
 
     init() {}
 

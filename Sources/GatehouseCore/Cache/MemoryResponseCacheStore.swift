@@ -1,5 +1,5 @@
 import GatehouseConfig
-import Synchronization
+import GatehouseIO
 
 /// Cached responses in this process's memory, shared by every worker: a response stored by one
 /// worker is a hit on all of them, and the bound is one `max_bytes` for the process (README,
@@ -7,10 +7,10 @@ import Synchronization
 /// a dictionary lookup and a few index moves, never while bytes are copied to a socket.
 final class MemoryResponseCacheStore: ResponseCacheStore {
     let name = CacheConfig.memoryStore
-    private let lru: Mutex<CacheLRU>
+    private let lru: Locked<CacheLRU>
 
     init(maxBytes: Int) {
-        lru = Mutex(CacheLRU(maxBytes: maxBytes))
+        lru = Locked(CacheLRU(maxBytes: maxBytes))
     }
 
     var maxBytes: Int { lru.withLock { $0.maxBytes } }

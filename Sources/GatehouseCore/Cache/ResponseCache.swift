@@ -1,6 +1,6 @@
 import GatehouseConfig
 import GatehouseGraphQL
-import Synchronization
+import GatehouseIO
 
 /// The process's response cache: its store, the fills in flight, the refreshes running and the
 /// counters. One per process (shared by every worker: README, "Response cache"); a reload that
@@ -13,12 +13,12 @@ final class ResponseCache: Sendable {
         var maxBytes = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let fills = CacheFills()
     let invalidationCounts = CacheInvalidationCounts()
     let metrics = CacheMetrics()
     /// Keys whose background refresh runs or pauses after a failure.
-    private let refreshes = Mutex(CacheRefreshSchedule())
+    private let refreshes = Locked(CacheRefreshSchedule())
 
     init() {}
 

@@ -1,5 +1,5 @@
 import GatehouseConfig
-import Synchronization
+import GatehouseIO
 
 /// Limit state in this process's memory, shared by every worker: a limit of 10/m is 10 per
 /// minute for the whole process, whichever threads the requests land on. Keys are spread over
@@ -28,7 +28,7 @@ public final class MemoryRateLimitStore: RateLimitStore {
     public let name = RateLimitConfig.memoryStore
     /// A mutex is not copyable, so each lives in a small box the array can hold.
     private final class Stripe: Sendable {
-        let entries = Mutex<[StoredKey: Int64]>([:])
+        let entries = Locked<[StoredKey: Int64]>([:])
     }
 
     /// A key with its hash (`RateLimitCheck.keyHash`): the map hashes the one word, never the

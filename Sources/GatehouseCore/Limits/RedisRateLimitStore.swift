@@ -1,6 +1,5 @@
 import GatehouseConfig
 import GatehouseIO
-import Synchronization
 
 /// Limit state in a Redis store (`stores.NAME`), shared by every replica: the stages a worker
 /// asks about during one loop iteration go as one EVALSHA of `GCRAScript`, on the worker's own
@@ -19,7 +18,7 @@ public final class RedisRateLimitStore: RateLimitStore {
     let fallback: MemoryRateLimitStore
 
     static let keyNamespace = "rl:"
-    private static let fallbacks = Mutex<[String: MemoryRateLimitStore]>([:])
+    private static let fallbacks = Locked<[String: MemoryRateLimitStore]>([:])
 
     init(store: StoreConfig) {
         name = store.name

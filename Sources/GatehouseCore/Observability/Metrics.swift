@@ -1,3 +1,4 @@
+import GatehouseIO
 import Synchronization
 
 /// Per-route counters of one worker: statuses, latency histogram, auth failures.
@@ -53,14 +54,14 @@ public final class UpstreamMetrics: Sendable {
 /// All metrics of one worker. The maps change only when a configuration is installed; the
 /// counters inside change on every request, without a lock.
 public final class WorkerMetrics: Sendable {
-    private let routes = Mutex<[String: RouteMetrics]>([:])
-    private let upstreams = Mutex<[String: UpstreamMetrics]>([:])
+    private let routes = Locked<[String: RouteMetrics]>([:])
+    private let upstreams = Locked<[String: UpstreamMetrics]>([:])
     /// Open client connections of this worker (index 0).
     public let connections = AtomicCounters(count: 1)
     /// Open WebSocket tunnels of this worker (index 0).
     public let websocketTunnelsOpen = AtomicCounters(count: 1)
     /// Tunnel closes by route and close code. Closes are rare, so a lock is fine here.
-    private let websocketCloses = Mutex<[WebSocketCloseSeries: Int]>([:])
+    private let websocketCloses = Locked<[WebSocketCloseSeries: Int]>([:])
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import GatehouseIO
 import Synchronization
 
 /// Requests refused by each limit, for `gatehouse_rate_limited_total{route,policy}`. One per
@@ -12,7 +13,7 @@ public final class RateLimitMetrics: Sendable {
         public let refusals: AtomicCounters
     }
 
-    private let series = Mutex<[String: Series]>([:])
+    private let series = Locked<[String: Series]>([:])
 
     public init() {}
 

@@ -29,7 +29,7 @@ public final class Gateway: @unchecked Sendable {
     private let finishedWorkers = Atomic<Int>(0)
     private var logFD: Int32 = -1
     /// What `/status` reports of the configuration, read from the admin thread.
-    private let loaded: Mutex<LoadedConfig>
+    private let loaded: Locked<LoadedConfig>
     private let startedAtMonotonic = gh_monotonic_ns()
 
     private struct LoadedConfig: Sendable {
@@ -39,7 +39,7 @@ public final class Gateway: @unchecked Sendable {
 
     public init(snapshot: GatewaySnapshot) {
         self.snapshot = snapshot
-        loaded = Mutex(LoadedConfig(snapshot: snapshot, atNanos: gh_realtime_ns()))
+        loaded = Locked(LoadedConfig(snapshot: snapshot, atNanos: gh_realtime_ns()))
     }
 
     public var isDraining: Bool { draining.load(ordering: .relaxed) }

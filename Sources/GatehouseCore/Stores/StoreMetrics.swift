@@ -1,4 +1,5 @@
 import GatehouseConfig
+import GatehouseIO
 import Synchronization
 
 /// What every worker's connection to the stores reports, for `gatehouse_store_up{store}`,
@@ -29,7 +30,7 @@ public final class StoreMetrics: Sendable {
         public let latency = AtomicCounters(count: StoreMetrics.latencyBounds.count + 3)
         /// Worker connections currently marked down.
         public let downConnections = AtomicCounters(count: 1)
-        private let lastErrorText = Mutex<String?>(nil)
+        private let lastErrorText = Locked<String?>(nil)
 
         init(store: String, url: String) {
             self.store = store
@@ -60,7 +61,7 @@ public final class StoreMetrics: Sendable {
         }
     }
 
-    private let series = Mutex<[String: Series]>([:])
+    private let series = Locked<[String: Series]>([:])
 
     public init() {}
 

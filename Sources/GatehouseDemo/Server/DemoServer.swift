@@ -1,6 +1,5 @@
 import GatehouseIO
 import Glibc
-import Synchronization
 
 /// A failure to start the demo backend, worded for the operator who ran `gatehouse demo`.
 public struct DemoServerError: Error, CustomStringConvertible {
@@ -25,7 +24,7 @@ public final class DemoServer: @unchecked Sendable {
         var thread: pthread_t
     }
 
-    private let running = Mutex<Running?>(nil)
+    private let running = Locked<Running?>(nil)
     // Loop-thread state.
     private var acceptor: DemoAcceptor?
     private var connections: [ObjectIdentifier: DemoConnection] = [:]

@@ -10,11 +10,13 @@ import pytest
 
 MIB = 1024 * 1024
 
-# `make test-asan` runs the suite against an AddressSanitizer build: its redzones and the
-# quarantine of freed memory are resident memory a bound on the gateway's own does not count.
-# The release build answers for those bounds in `make test`.
+# `make test-asan` and `make test-tsan` run the suite against sanitizer builds: AddressSanitizer's
+# redzones and quarantine of freed memory, and ThreadSanitizer's shadow memory, are resident
+# memory a bound on the gateway's own does not count. The release build answers for those
+# bounds in `make test`.
 bounds_resident_memory = pytest.mark.skipif(
-    "ASAN_OPTIONS" in os.environ, reason="resident memory is not the gateway's own under AddressSanitizer")
+    "ASAN_OPTIONS" in os.environ or "TSAN_OPTIONS" in os.environ,
+    reason="resident memory is not the gateway's own under a sanitizer")
 
 
 def status_kib(pid: int, field: str) -> int:

@@ -1,15 +1,14 @@
 import CLinux
 import GatehouseIO
-import Synchronization
 
 /// The key thread: one event loop, started with the first remote key set, on which every
 /// provider's refresher runs. Workers never wait on it; they read what it publishes.
 final class KeyFetchService: Sendable {
     static let shared = KeyFetchService()
 
-    private let loop = Mutex<EventLoop?>(nil)
+    private let loop = Locked<EventLoop?>(nil)
     /// Every source ever activated, weakly: a source dropped with its configuration stops refreshing.
-    private let sources = Mutex<[WeakKeySource]>([])
+    private let sources = Locked<[WeakKeySource]>([])
 
     private func keyLoop() -> EventLoop {
         loop.withLock { current in

@@ -26,11 +26,11 @@ final class RemoteKeySource: Sendable {
     /// problems are then start errors); otherwise on the first https fetch, since loading the
     /// system trust store costs about 2 MiB that a provider on plain http never uses.
     private let startTLSContext: TLSContext?
-    private let laterTLSContext = Mutex<TLSContext?>(nil)
+    private let laterTLSContext = Locked<TLSContext?>(nil)
     /// Algorithms of the provider, to report a set that serves none of them.
     let algorithms: [JWTAlgorithm]
 
-    private let published = Mutex(Published())
+    private let published = Locked(Published())
     /// The schedule and the workers waiting for the fetch in progress, under one lock, so a
     /// request never registers for a fetch that has just ended unseen.
     private struct Refresh: Sendable {
@@ -38,7 +38,7 @@ final class RemoteKeySource: Sendable {
         var waitingWorkers: [KeyWaitList] = []
     }
 
-    private let refresh: Mutex<Refresh>
+    private let refresh: Locked<Refresh>
     private let currentGeneration = Atomic<Int>(0)
     private let activated = Atomic<Bool>(false)
     let metrics = JWKSMetrics()
@@ -55,7 +55,7 @@ final class RemoteKeySource: Sendable {
         }
         startTLSContext = configuredURL.scheme == .https || config.caFile != nil
             ? try TLSContext.client(caFile: config.caFile, verify: true, certFile: nil, keyFile: nil) : nil
-        refresh = Mutex(Refresh(schedule: KeyRefreshSchedule(minInterval: UInt64(config.minRefresh.nanoseconds),
+        refresh = Locked(Refresh(schedule: KeyRefreshSchedule(minInterval: UInt64(config.minRefresh.nanoseconds),
                                                              maxInterval: UInt64(config.maxRefresh.nanoseconds))))
     }
 

@@ -1,6 +1,5 @@
 import GatehouseConfig
 import GatehouseIO
-import Synchronization
 
 /// The remote key sets of the process, by provider and settings: a reload that keeps a provider
 /// as it was keeps its fetched keys and refresh schedule (no 503 window, no extra fetch).
@@ -13,7 +12,7 @@ final class RemoteKeySources: Sendable {
         let settings: String
     }
 
-    private let sources = Mutex<[Key: WeakKeySource]>([:])
+    private let sources = Locked<[Key: WeakKeySource]>([:])
 
     func source(providerName: String, config: RemoteKeysConfig, algorithms: [JWTAlgorithm]) throws(TLSError) -> RemoteKeySource {
         let key = Key(provider: providerName,

@@ -19,7 +19,7 @@ final class UpstreamMonitor: @unchecked Sendable {
     private let sink: UpstreamMonitorSink
     private let resolver: any HostResolver
     private let board: UpstreamStatusBoard
-    private let pending = Mutex<GatewaySnapshot?>(nil)
+    private let pending = Locked<GatewaySnapshot?>(nil)
     private let stopped = Atomic<Bool>(false)
     /// Rung by a reload and by `stop`: between them the thread sleeps until its next check or
     /// resolve is due, and with neither configured, until one of them comes.

@@ -27,7 +27,7 @@ final class UpstreamStatusBoard: Sendable {
         var retries = AtomicCounters(count: UpstreamStatusBoard.retryReasons.count)
     }
 
-    private let upstreams = Mutex<[String: UpstreamRows]>([:])
+    private let upstreams = Locked<[String: UpstreamRows]>([:])
 
     init() {}
 
