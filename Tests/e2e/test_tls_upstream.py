@@ -183,7 +183,7 @@ def test_mtls_upstream_refuses_a_gateway_without_a_client_certificate(client, ga
     assert_httpx_envelope(response, 502, "UPSTREAM_ERROR", source="gateway")
     assert "TLS" in error_message(response), error_message(response)
     assert upstreams["mtls"].requests == []
-    assert [h.ok for h in upstreams["mtls"].handshakes] == [False]
+    assert [h.ok for h in upstreams["mtls"].wait_for_handshakes(1)] == [False]
     wait_for_stderr(gateway, "mtls-without-cert", "TLS")
 
 

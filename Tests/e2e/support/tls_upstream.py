@@ -10,6 +10,7 @@ lets RawUpstream read requests and run behaviors over the `ssl` socket.
 
 import ssl
 import threading
+import time
 from dataclasses import dataclass
 
 from .raw_upstream import RawUpstream, UpstreamConnection
@@ -66,6 +67,15 @@ class TLSUpstream(RawUpstream):
 
     def completed_handshakes(self) -> list:
         return [handshake for handshake in self.handshakes if handshake.ok]
+
+    def wait_for_handshakes(self, count: int, timeout: float = HANDSHAKE_TIMEOUT) -> list:
+        """The handshakes once `count` are recorded (or what is recorded at the deadline). A
+        refused one is recorded on the connection's thread when its handshake fails, which may
+        be after the gateway, told by the alert, has already answered its client."""
+        deadline = time.monotonic() + timeout
+        while len(self.handshakes) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self.handshakes
 
     # MARK: - TLS
 
