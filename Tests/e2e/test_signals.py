@@ -117,6 +117,32 @@ def test_idle_keep_alive_connections_are_closed_on_drain(gateway_factory, graphq
     assert time.monotonic() - signalled < 3, "an idle connection held the drain up"
 
 
+def test_admin_requests_during_the_exit_do_not_crash_it(gateway_factory, graphql_upstream):
+    # A load balancer polls /readyz while the gateway stops: the admin thread must be done before
+    # the gateway is (it once read the gone gateway and the exit became an abort).
+    gateway = gateway_factory.start(config_for(graphql_upstream, drain_timeout="1s"))
+    stop = threading.Event()
+
+    def poll():
+        with httpx.Client(timeout=1) as admin:
+            while not stop.is_set():
+                try:
+                    admin.get(f"{gateway.admin_url}/readyz")
+                except httpx.HTTPError:
+                    pass
+
+    pollers = [threading.Thread(target=poll, daemon=True) for _ in range(4)]
+    for poller in pollers:
+        poller.start()
+    time.sleep(0.2)
+    gateway.terminate()
+    code = gateway.wait_exit(timeout=5)
+    stop.set()
+    for poller in pollers:
+        poller.join(timeout=2)
+    assert code == 0, f"exit code {code}: {gateway.stderr_text()[-1500:]}"
+
+
 def test_drain_timeout_bounds_the_shutdown(gateway_factory, graphql_upstream):
     gateway = gateway_factory.start(config_for(graphql_upstream, drain_timeout="1s"))
     graphql_upstream.clear()

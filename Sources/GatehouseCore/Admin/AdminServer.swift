@@ -9,6 +9,7 @@ final class AdminServer: IOHandler, @unchecked Sendable {
     private let loop = EventLoop(name: "gatehouse-admin")
     private let fd: Int32
     private unowned let gateway: Gateway
+    private var thread: pthread_t?
 
     init(address: HostPort, gateway: Gateway) throws {
         try Listener.ensureAvailable(host: address.host, port: address.port)
@@ -19,8 +20,20 @@ final class AdminServer: IOHandler, @unchecked Sendable {
     func start() {
         loop.register(fd, .readable, handler: self)
         let loop = self.loop
-        // It serves until the process exits.
-        WorkerThread.detach(WorkerThread.start(name: "gatehouse-admin") { loop.run() })
+        thread = WorkerThread.start(name: "gatehouse-admin") {
+            loop.run()
+            // The loop holds this server (its handler), which holds the loop.
+            loop.releaseEverything()
+        }
+    }
+
+    /// Once the drain is over: stops answering and returns when the admin thread has ended, so
+    /// no request (a load balancer's `/readyz`) reads the gateway after it is gone.
+    func stop() {
+        guard let thread else { return }
+        self.thread = nil
+        loop.post { $0.stop() }
+        WorkerThread.join(thread)
     }
 
     func handleEvents(_ events: EventSet) {

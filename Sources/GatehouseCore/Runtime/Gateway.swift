@@ -132,6 +132,8 @@ public final class Gateway: @unchecked Sendable {
             if allDone { WorkerThread.join(thread) } else { WorkerThread.detach(thread) }
         }
         threads.removeAll()
+        // /readyz said "draining" until now; the admin thread ends before the gateway does.
+        admin?.stop()
         if logFD > 2 { Syscalls.close(logFD) }
     }
 
