@@ -19,6 +19,23 @@ public struct EventSet: OptionSet, Sendable {
     public static var error: EventSet { EventSet(rawValue: 0x008) }
     /// EPOLLHUP.
     public static var hangup: EventSet { EventSet(rawValue: 0x010) }
+    /// EPOLLET: readiness is reported when it arises (new bytes, new room), not on every wait
+    /// while it lasts, so a ready socket is polled once per event instead of again on the next
+    /// wait. A handler that leaves bytes in the socket must ask again: `modify` re-checks
+    /// readiness and reports what holds.
+    public static var edgeTriggered: EventSet { EventSet(rawValue: 0x8000_0000) }
+
+    /// What epoll is asked for a socket that wants `self`: as it is (level-triggered), or
+    /// edge-triggered with the peer's close asked for while reading. An edge reports a close
+    /// once, together with the bytes before it, and the read that takes those bytes cannot tell
+    /// that a close followed: a handler told `peerClosed` (or `hangup`) asks again after reading.
+    public func watched(edgeTriggered: Bool) -> EventSet {
+        guard edgeTriggered else { return self }
+        return contains(.readable) ? union([.edgeTriggered, .peerClosed]) : union(.edgeTriggered)
+    }
+
+    /// The peer closed its side, reset or failed the connection: reading ends in 0 or an error.
+    public var endsInput: Bool { !intersection([.peerClosed, .hangup, .error]).isEmpty }
 }
 
 /// A thin epoll wrapper: register, modify, remove, wait.

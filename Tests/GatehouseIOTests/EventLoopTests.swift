@@ -39,6 +39,57 @@ import Testing
         #expect(EventSet.peerClosed.rawValue == GH_EPOLLRDHUP)
         #expect(EventSet.error.rawValue == GH_EPOLLERR)
         #expect(EventSet.hangup.rawValue == GH_EPOLLHUP)
+        #expect(EventSet.edgeTriggered.rawValue == GH_EPOLLET)
+    }
+
+    /// An edge-triggered watch also asks for the peer's close while reading; a level-triggered
+    /// one is the interest as it is.
+    @Test func watchingEdgeTriggeredAsksForThePeersCloseWhileReading() {
+        #expect(EventSet.readable.watched(edgeTriggered: false) == .readable)
+        #expect(EventSet.readable.watched(edgeTriggered: true) == [.readable, .edgeTriggered, .peerClosed])
+        #expect(EventSet.writable.watched(edgeTriggered: true) == [.writable, .edgeTriggered])
+        #expect(EventSet([]).watched(edgeTriggered: true) == .edgeTriggered)
+        #expect(EventSet.peerClosed.endsInput && EventSet.hangup.endsInput && EventSet.error.endsInput)
+        #expect(!EventSet([.readable, .writable]).endsInput)
+    }
+
+    /// Level-triggered, unread bytes are reported on every wait; edge-triggered, once, until
+    /// more arrive or `modify` asks epoll to look again.
+    @Test func anEdgeTriggeredWatchReportsUnreadBytesOnceUntilAskedAgain() {
+        let loop = EventLoop(name: "test")
+        let (a, b) = Self.socketPair()
+        let (c, d) = Self.socketPair()
+        defer { Syscalls.close(a); Syscalls.close(b); Syscalls.close(c); Syscalls.close(d) }
+        let edge = Recorder(), level = Recorder()
+        let edgeToken = loop.register(a, EventSet.readable.watched(edgeTriggered: true), handler: edge)
+        loop.register(c, .readable, handler: level)
+        var byte: UInt8 = 7
+        #expect(Syscalls.write(b, &byte, 1) == .done(1))
+        #expect(Syscalls.write(d, &byte, 1) == .done(1))
+        for _ in 0..<3 { Self.run(loop, for: 20_000_000) }
+        #expect(edge.events.count == 1)
+        #expect(level.events.count >= 3)
+        loop.modify(a, EventSet.readable.watched(edgeTriggered: true), token: edgeToken)
+        Self.run(loop, for: 20_000_000)
+        #expect(edge.events.count == 2)
+        #expect(Syscalls.write(b, &byte, 1) == .done(1))
+        Self.run(loop, for: 20_000_000)
+        #expect(edge.events.count == 3)
+    }
+
+    /// The peer's close reaches an edge-triggered reader as `peerClosed` with the bytes before it.
+    @Test func aPeersCloseComesWithTheBytesBeforeIt() {
+        let loop = EventLoop(name: "test")
+        let (a, b) = Self.socketPair()
+        defer { Syscalls.close(a) }
+        let recorder = Recorder()
+        loop.register(a, EventSet.readable.watched(edgeTriggered: true), handler: recorder)
+        var byte: UInt8 = 7
+        #expect(Syscalls.write(b, &byte, 1) == .done(1))
+        Syscalls.close(b)
+        recorder.onEvent = { _ in loop.stop() }
+        Self.run(loop)
+        #expect(recorder.events.first.map { $0.contains(.readable) && $0.endsInput } == true)
     }
 
     /// A stopped loop lets go of its handlers, timers and deferred work: what they hold (a

@@ -6,14 +6,13 @@ admin path; a client that half-closes after sending its purge still gets the ans
 """
 
 import json
-import socket
 import uuid
 
 import httpx
 import pytest
 
 from support.gateway import base_config
-from support.raw_http import RawClient
+from support.raw_http import RawClient, send_with_close
 
 ROUTES = ("/pub", "/other")
 
@@ -141,19 +140,11 @@ def test_any_admin_request_with_an_origin_is_403(gateway, method, path, without_
 
 
 def half_closed_purge(gateway, content: bytes) -> bytes:
-    """Sends the purge, shuts down the sending side, and reads until the admin closes. TCP_CORK
-    holds the request until the shutdown, so it and the FIN arrive in one segment: the admin
-    sees the end of the client's input before the purge (run on a worker) has answered."""
+    """Sends the purge with the end of the client's input in the same segment: the admin sees
+    the end before the purge (run on a worker) has answered."""
     request = (b"POST /cache/purge HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                b"Content-Length: %d\r\n\r\n%s" % (len(content), content))
-    with socket.create_connection(("127.0.0.1", gateway.admin_port), timeout=5.0) as sock:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
-        sock.sendall(request)
-        sock.shutdown(socket.SHUT_WR)
-        received = b""
-        while chunk := sock.recv(65536):
-            received += chunk
-    return received
+    return send_with_close(gateway.admin_port, request, timeout=5.0)
 
 
 def test_a_client_that_half_closes_after_its_purge_still_gets_the_answer(client, gateway, filled):

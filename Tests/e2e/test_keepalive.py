@@ -8,7 +8,7 @@ import pytest
 from support.gateway import base_config
 from support.graphql_client import graphql_body
 from support.payload import deterministic_bytes
-from support.raw_http import RawClient
+from support.raw_http import RawClient, send_with_close
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +69,18 @@ def test_pipelined_request_after_large_response(gateway):
                     + hello_get("after"))
         assert client.read_response(timeout=20).body == deterministic_bytes(3_000_000)
         assert greeting(client.read_response()) == "Hello, after!"
+
+
+# MARK: - The client's end of input
+
+
+@pytest.mark.parametrize("requests", [1, 3])
+def test_requests_sent_with_the_clients_close_are_answered_before_it_closes(gateway, requests):
+    names = [f"closing{index}" for index in range(requests)]
+    received = send_with_close(gateway.port, b"".join(hello_get(name) for name in names))
+    for name in names:
+        assert f'"Hello, {name}!"'.encode() in received, received[:300]
+    assert received.count(b"HTTP/1.1 200 ") == requests
 
 
 # MARK: - Upstream connection reuse

@@ -13,7 +13,8 @@ from support.gateway import base_config
 from support.ports import free_port
 from support.raw_http import RawClient
 from support.raw_upstream import never_answer, respond, respond_raw, response_bytes
-from support.upstream_scripts import head_bytes, send_and_hold, send_in_pieces, send_then_reset
+from support.payload import deterministic_bytes
+from support.upstream_scripts import answer_with_close, head_bytes, send_and_hold, send_in_pieces, send_then_reset
 
 JSON = [("Content-Type", "application/json")]
 GOOD = b'{"data":{"clean":true}}'
@@ -234,6 +235,19 @@ def test_close_delimited_body_arrives_whole_and_is_not_reused(gateway, raw_upstr
     response, _, client = through_fault(gateway.port, b"/raw")
     with client:
         assert response.status == 200 and response.body == body
+        assert_client_connection_serves(client, response)
+    assert_pool_recovers(gateway, raw_upstream, must_be_fresh=True)
+
+
+# A close that comes in the same segment as the body's last bytes, and a body past one read's
+# room (64 KiB) sent with its close at once: the end is known only from bytes still unread.
+@pytest.mark.parametrize("size", [40, 300_000])
+def test_a_close_delimited_body_with_its_close_in_the_same_send_arrives_whole(gateway, raw_upstream, size):
+    body = deterministic_bytes(size)
+    raw_upstream.reset(answer_with_close(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n" + body))
+    response, _, client = through_fault(gateway.port, b"/raw")
+    with client:
+        assert response.status == 200 and len(response.body) == size and response.body == body
         assert_client_connection_serves(client, response)
     assert_pool_recovers(gateway, raw_upstream, must_be_fresh=True)
 

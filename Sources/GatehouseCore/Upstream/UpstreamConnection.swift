@@ -37,6 +37,13 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     private var token: UInt64 = 0
     private(set) var state: State = .connecting
     private var interest: EventSet = []
+    /// Edge-triggered for a plain socket, level-triggered under TLS, as on the client side
+    /// (`ClientConnection.readIntoInput` says why).
+    private let edgeTriggered: Bool
+    /// Epoll said the upstream closed, reset or failed: bytes read since may have been its last.
+    private var inputEnds = false
+    /// An edge-triggered read filled its room (see `ClientConnection.readOnWhileInputMayRemain`).
+    private var inputMayRemain = false
     var owner: (any UpstreamConnectionOwner)?
     /// Large enough that a 64 KiB response body arrives in one or two reads.
     var input = ByteBuffer(capacity: 64 * 1024)
@@ -52,13 +59,14 @@ final class UpstreamConnection: IOHandler, TimerTarget {
         self.pool = pool
         self.fd = fd
         stream = SocketStream(fd: fd)
+        edgeTriggered = pool.upstream.tlsContext == nil
     }
 
     var loop: EventLoop { pool.loop }
     var isReused: Bool { completedRequests > 0 }
 
     func startConnecting(timeoutNanos: UInt64) {
-        token = loop.register(fd, .writable, handler: self)
+        token = loop.register(fd, EventSet.writable.watched(edgeTriggered: edgeTriggered), handler: self)
         interest = .writable
         deadline = loop.now + timeoutNanos
         loop.scheduleDeadline(self)
@@ -86,7 +94,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     func setInterest(_ wanted: EventSet) {
         guard state != .closed, wanted != interest else { return }
         interest = wanted
-        loop.modify(fd, wanted, token: token)
+        loop.modify(fd, wanted.watched(edgeTriggered: edgeTriggered), token: token)
     }
 
     /// Reads and writes as the owner's buffers allow.
@@ -105,12 +113,18 @@ final class UpstreamConnection: IOHandler, TimerTarget {
         var total = 0
         repeat {
             input.reserveTail(32 * 1024)
-            switch stream.read(into: input.tail, count: input.tailSpace) {
+            let room = input.tailSpace
+            switch stream.read(into: input.tail, count: room) {
             case .done(0):
                 return .success(total > 0 ? total : 0)
             case .done(let n):
                 input.commit(n)
                 total += n
+                if n == room {
+                    inputMayRemain = edgeTriggered
+                } else if inputEnds {
+                    lookAgainForInput()
+                }
             case .wouldBlock(let needsWritable):
                 if needsWritable { setInterest(interest.union(.writable)) }
                 return .success(total > 0 ? total : nil)
@@ -119,6 +133,14 @@ final class UpstreamConnection: IOHandler, TimerTarget {
             }
         } while stream.hasBufferedInput
         return .success(total)
+    }
+
+    /// A read that came after the upstream's close was reported, or one more read that did not
+    /// happen, may have left bytes or the end in the socket: epoll is asked to re-check it (see
+    /// `ClientConnection.lookAgainForInput`).
+    private func lookAgainForInput() {
+        guard edgeTriggered, state != .closed, interest.contains(.readable) else { return }
+        loop.modify(fd, interest.watched(edgeTriggered: true), token: token)
     }
 
     /// Writes as much of `output` as the socket takes. Returns false on a failure (reported to the owner).
@@ -183,6 +205,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     }
 
     func handleEvents(_ events: EventSet) {
+        if events.endsInput { inputEnds = true }
         switch state {
         case .closed:
             return
@@ -205,7 +228,23 @@ final class UpstreamConnection: IOHandler, TimerTarget {
             }
             if state == .active && (events.contains(.readable) || events.contains(.hangup)) {
                 owner.upstreamReadable(self)
+                readOnWhileInputMayRemain(for: owner)
             }
+        }
+    }
+
+    /// As `ClientConnection.readOnWhileInputMayRemain`: the owner reads on once it has handled
+    /// what came, while it still owns the connection and wants input.
+    private func readOnWhileInputMayRemain(for owner: any UpstreamConnectionOwner) {
+        var reads = 0
+        while inputMayRemain {
+            inputMayRemain = false
+            guard state == .active, self.owner === owner, interest.contains(.readable),
+                  reads < ClientConnection.readsPerEvent else {
+                return lookAgainForInput()
+            }
+            reads += 1
+            owner.upstreamReadable(self)
         }
     }
 

@@ -202,3 +202,17 @@ def one_shot(port: int, data: bytes, timeout: float = 5.0, method: str = "GET"):
         client.send(data)
         response = client.read_response(timeout=timeout, method=method)
         return response, client.is_closed(timeout=2.0)
+
+
+def send_with_close(port: int, data: bytes, timeout: float = 10.0) -> bytes:
+    """Sends `data` and shuts down the sending side, then reads until the server closes.
+    TCP_CORK holds the bytes until the shutdown, so they and the FIN arrive in one segment: the
+    server learns of the end of the client's input together with the requests."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received

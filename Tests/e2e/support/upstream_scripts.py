@@ -5,6 +5,7 @@
   send_in_pieces         the given bytes in pieces with pauses (slow drip, reset mid-way)
   send_then_reset        the given bytes, then an RST instead of the rest
   send_and_hold          the given bytes, then silence with the connection kept open
+  answer_with_close      the given bytes and the FIN in one go (corked: small answers share a segment)
 """
 
 import json
@@ -69,6 +70,19 @@ def send_and_hold(data: bytes, limit: float = 30.0):
         if data:
             connection.send(data)
         connection.wait_for_peer_close(stop, limit)
+        return False
+
+    return behave
+
+
+def answer_with_close(data: bytes):
+    """`data` then the FIN, held back with TCP_CORK until the close so that a small answer and
+    its end arrive together: the gateway learns of the end with the bytes before it."""
+
+    def behave(connection, request, stop):
+        connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
+        connection.sock.sendall(data)
+        connection.sock.shutdown(socket.SHUT_WR)
         return False
 
     return behave
