@@ -24,9 +24,9 @@ struct AuthAttempt {
     /// Verifies `token` with one JWT provider (the worker's verified-token cache first); the
     /// outcome when it passes, nil (the reason kept) when it does not. An `uncheckedBearer`
     /// token's characters are checked on a cache miss: the cache holds only tokens that passed.
-    mutating func verify(_ token: UnsafeRawBufferPointer, provider name: String, verifier: JWTVerifier,
-                         claimHeaders: [(name: String, claim: String)], cache: VerifiedTokenCache,
+    mutating func verify(_ token: UnsafeRawBufferPointer, provider: JWTProvider, cache: VerifiedTokenCache,
                          tokenQueryParameter: Range<Int>? = nil, uncheckedBearer: Bool = false) -> AuthOutcome? {
+        let verifier = provider.verifier
         let generation = verifier.keyGeneration(now: now)
         let result: Result<VerifiedClaims, AuthFailure>
         if let claims = cache.lookup(token, now: now, generation: generation) {
@@ -42,11 +42,11 @@ struct AuthAttempt {
         }
         switch result {
         case .success(let claims):
-            guard let block = Self.claimHeaderBlock(claims, claimHeaders) else {
+            guard let block = Self.claimHeaderBlock(claims, provider.claimHeaders) else {
                 refuse(.invalidClaim)
                 return nil
             }
-            return .passed(subject: claims.subject, headerBlock: block, identity: .token(provider: name, subject: claims.subject),
+            return .passed(subject: claims.subject, headerBlock: block, identity: .token(provider: provider.name, subject: claims.subject),
                            tokenQueryParameter: tokenQueryParameter, validUntil: claims.expiry(leeway: verifier.leewaySeconds))
         case .failure(let failure):
             refuse(failure.reason)

@@ -8,10 +8,8 @@ extension CompiledAuth {
         var attempt = AuthAttempt(now: now, mayWait: mayWait)
         for provider in providers {
             switch provider {
-            case .jwt(let name, let verifier, let claimHeaders):
-                let passed = token.withUnsafeBytes {
-                    attempt.verify($0, provider: name, verifier: verifier, claimHeaders: claimHeaders, cache: caches(verifier))
-                }
+            case .jwt(let jwt):
+                let passed = token.withUnsafeBytes { attempt.verify($0, provider: jwt, cache: caches(jwt.verifier)) }
                 if let passed { return passed }
             case .apiKey(let name, let authenticator, _):
                 if token.withUnsafeBytes({ authenticator.verify($0) }) {

@@ -3,8 +3,23 @@ import GatehouseHTTP
 
 /// A configured credential check, ready for the hot path.
 enum AuthProvider: Sendable {
-    case jwt(name: String, verifier: JWTVerifier, claimHeaders: [(name: String, claim: String)])
+    case jwt(JWTProvider)
     case apiKey(name: String, authenticator: APIKeyAuthenticator, headerName: [UInt8])
+}
+
+/// A JWT provider as its routes use it. One object, so a request's pass over its route's
+/// providers retains one reference rather than a name, a verifier and a claim list each.
+final class JWTProvider: Sendable {
+    let name: String
+    let verifier: JWTVerifier
+    /// `claims_to_headers`: the header each claim is sent upstream in.
+    let claimHeaders: [(name: String, claim: String)]
+
+    init(name: String, verifier: JWTVerifier, claimHeaders: [(name: String, claim: String)]) {
+        self.name = name
+        self.verifier = verifier
+        self.claimHeaders = claimHeaders
+    }
 }
 
 /// What the authentication phase decided.
@@ -39,7 +54,7 @@ struct CompiledAuth: Sendable {
     /// Headers the gateway sets from claims on this route (their client copies are dropped).
     var claimHeaders: [(name: String, claim: String)] {
         providers.flatMap { provider -> [(name: String, claim: String)] in
-            if case .jwt(_, _, let headers) = provider { return headers }
+            if case .jwt(let jwt) = provider { return jwt.claimHeaders }
             return []
         }
     }
@@ -57,9 +72,9 @@ struct CompiledAuth: Sendable {
         var attempt = AuthAttempt(now: now, mayWait: mayWait)
         for provider in providers {
             switch provider {
-            case .jwt(let name, let verifier, let claimHeaders):
+            case .jwt(let jwt):
                 let located: LocatedToken
-                switch TokenLocator.find(in: head, sources: verifier.tokenSources) {
+                switch TokenLocator.find(in: head, sources: jwt.verifier.tokenSources) {
                 case .absent:
                     guard let queryToken else { continue }
                     located = LocatedToken(token: queryToken, queryParameter: nil)
@@ -69,8 +84,8 @@ struct CompiledAuth: Sendable {
                 case .found(let token): located = token
                 }
                 let passed = head.bytes.withUnsafeBytes { raw in
-                    attempt.verify(UnsafeRawBufferPointer(rebasing: raw[located.token]), provider: name, verifier: verifier,
-                                   claimHeaders: claimHeaders, cache: caches(verifier),
+                    attempt.verify(UnsafeRawBufferPointer(rebasing: raw[located.token]), provider: jwt,
+                                   cache: caches(jwt.verifier),
                                    tokenQueryParameter: located.queryParameter,
                                    uncheckedBearer: located.isUncheckedBearer)
                 }
@@ -124,8 +139,8 @@ struct AuthCompiler {
             case .jwt(let jwt):
                 do {
                     let verifier = try JWTVerifier(providerName: provider.name, config: jwt)
-                    providers[provider.name] = .jwt(name: provider.name, verifier: verifier,
-                                                    claimHeaders: jwt.claimsToHeaders.map { ($0.name, $0.value) })
+                    providers[provider.name] = .jwt(JWTProvider(name: provider.name, verifier: verifier,
+                                                                claimHeaders: jwt.claimsToHeaders.map { ($0.name, $0.value) }))
                 } catch {
                     issues += error.issues
                 }
@@ -141,7 +156,7 @@ struct AuthCompiler {
     var keySources: [RemoteKeySource] {
         var seen = Set<ObjectIdentifier>()
         return providers.values.compactMap { provider -> RemoteKeySource? in
-            guard case .jwt(_, let verifier, _) = provider, let source = verifier.remoteKeys else { return nil }
+            guard case .jwt(let jwt) = provider, let source = jwt.verifier.remoteKeys else { return nil }
             return seen.insert(ObjectIdentifier(source)).inserted ? source : nil
         }.sorted { $0.providerName < $1.providerName }
     }

@@ -42,16 +42,17 @@ final class VerifiedTokenCache {
         entries[Self.key(token)] = Entry(token: Array(token), claims: claims, validUntil: validUntil, generation: generation)
     }
 
-    /// A JWT ends in its signature, whose bytes an issuer's key makes unpredictable, so its last
-    /// bytes identify it as well as all of it would (the stored token is compared whole anyway)
-    /// at a fraction of the hashing.
+    /// A JWT ends in its signature, whose bytes an issuer's key makes unpredictable: its last
+    /// eight (48 bits of base64url) and its length tell tokens apart without hashing the token,
+    /// and the dictionary hashes this key with its own seed. Two tokens that share a key only
+    /// share a slot: the stored token is compared whole, so the other is verified again.
     private static func key(_ token: UnsafeRawBufferPointer) -> Int {
-        var hasher = Hasher()
-        hasher.combine(token.count)
-        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: token.suffix(hashedSuffixBytes)))
-        return hasher.finalize()
+        var last: UInt64 = 0
+        if token.count >= 8 {
+            last = token.loadUnaligned(fromByteOffset: token.count - 8, as: UInt64.self)
+        } else {
+            for byte in token { last = last << 8 | UInt64(byte) }
+        }
+        return Int(bitPattern: UInt(last ^ UInt64(token.count) << 56))
     }
-
-    /// 32 bytes of base64url: 192 bits of the signature, far beyond any chance collision.
-    private static let hashedSuffixBytes = 32
 }

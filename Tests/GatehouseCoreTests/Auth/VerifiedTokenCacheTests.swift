@@ -44,6 +44,18 @@ struct VerifiedTokenCacheTests {
         #expect(Array("a.b.c".utf8).withUnsafeBytes { cache.lookup($0, now: 1_001) } != nil)
     }
 
+    /// Tokens of one length that end alike share a slot: the stored token is compared whole, so
+    /// neither is taken for the other, short ones included.
+    @Test func tokensThatEndAlikeAreNotTakenForEachOther() {
+        let cache = VerifiedTokenCache()
+        for (stored, other) in [("header.payload-one.same-signature-end", "header.payload-two.same-signature-end"),
+                                ("a.b", "c.b")] {
+            Array(stored.utf8).withUnsafeBytes { cache.store($0, claims(exp: 100_000), now: 1_000, leeway: 0) }
+            #expect(Array(other.utf8).withUnsafeBytes { cache.lookup($0, now: 1_001) } == nil)
+            #expect(Array(stored.utf8).withUnsafeBytes { cache.lookup($0, now: 1_001) } != nil)
+        }
+    }
+
     @Test func expiredTokensAreNotStored() {
         let cache = VerifiedTokenCache()
         let token = Array("a.b.c".utf8)

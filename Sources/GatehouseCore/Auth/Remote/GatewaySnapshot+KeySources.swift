@@ -9,8 +9,8 @@ extension GatewaySnapshot {
     public func startKeyRefresh() {
         var used = Set<ObjectIdentifier>()
         for route in routes {
-            for case .jwt(_, let verifier, _) in route.auth.providers {
-                if let source = verifier.remoteKeys { used.insert(ObjectIdentifier(source)) }
+            for case .jwt(let jwt) in route.auth.providers {
+                if let source = jwt.verifier.remoteKeys { used.insert(ObjectIdentifier(source)) }
             }
         }
         keySources.filter { used.contains(ObjectIdentifier($0)) }.forEach { $0.activate() }
