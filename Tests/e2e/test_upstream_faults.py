@@ -10,10 +10,10 @@ from support.black_hole import BlackHole
 from support.envelope import assert_raw_envelope
 from support.fault_client import assert_client_connection_serves, post_bytes, through_fault
 from support.gateway import base_config
+from support.payload import deterministic_bytes
 from support.ports import free_port
 from support.raw_http import RawClient
 from support.raw_upstream import never_answer, respond, respond_raw, response_bytes
-from support.payload import deterministic_bytes
 from support.upstream_scripts import answer_with_close, head_bytes, send_and_hold, send_in_pieces, send_then_reset
 
 JSON = [("Content-Type", "application/json")]

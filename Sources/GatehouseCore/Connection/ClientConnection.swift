@@ -157,7 +157,8 @@ final class ClientConnection: IOHandler, TimerTarget {
         }
     }
 
-    /// Reads of one event's input, the first included, before other connections' events go first.
+    /// Reads one event may lead to, the first included; after them epoll is asked, and the other
+    /// connections' events come first.
     static let readsPerEvent = 8
 
     private func readable() {
