@@ -434,8 +434,16 @@ final class ClientConnection: IOHandler, TimerTarget {
     }
 
     /// The worker is draining: an idle connection closes now, a busy one after its response.
+    /// An idle one reads first: a request that already arrived is answered (`Connection: close`)
+    /// rather than lost with the close, which would also reset the connection for its unread
+    /// bytes. The peer that sends just as the close goes out can retry: nothing of its request
+    /// was taken.
     func drain() {
         tunnel?.goingAway()
+        if machine.isIdle {
+            readable()
+            readOnWhileInputMayRemain()
+        }
         perform(machine.handle(.drainStarted))
     }
 

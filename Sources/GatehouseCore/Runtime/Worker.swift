@@ -23,6 +23,7 @@ public final class Worker: @unchecked Sendable {
     let gzipStreams = GzipStreamPool(limit: 16)
     private var connections: [ObjectIdentifier: ClientConnection] = [:]
     private(set) var isDraining = false
+    private var drainFinished = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
     /// GET calls already translated under the current snapshot.
     let preparedCalls = PreparedCallMemo()
@@ -46,12 +47,17 @@ public final class Worker: @unchecked Sendable {
 
     /// Runs the loop on the calling thread until the worker has drained.
     func run() {
-        acceptor?.start()
+        startAccepting()
         loop.run()
         accessLog.flush()
         // What is left (closed connections in the timer heap, their buffers) goes with the worker.
         connections.removeAll()
         loop.releaseEverything()
+    }
+
+    /// Watches the listener; connections are accepted once the loop runs.
+    func startAccepting() {
+        acceptor?.start()
     }
 
     // MARK: - Configuration
@@ -171,7 +177,10 @@ public final class Worker: @unchecked Sendable {
         if connections.isEmpty { finishDrain() }
     }
 
+    /// Once: the last connection may close while `beginDrain` still walks the others.
     private func finishDrain() {
+        guard !drainFinished else { return }
+        drainFinished = true
         for group in endpointGroups { group.closeIdle() }
         stores.closeAll()
         loop.stop()
