@@ -17,15 +17,9 @@ final class ClientConnection: IOHandler, TimerTarget {
     let client: ClientAddress
     private(set) var machine: ConnectionMachine
     private var interest: EventSet = []
-    /// Plain sockets are watched edge-triggered (`EventSet.edgeTriggered`: a ready socket is
-    /// polled once per event, not again on the next wait), TLS ones level-triggered (see
-    /// `readIntoInput`).
-    private let edgeTriggered: Bool
-    /// Epoll said the peer closed, reset or failed: bytes read since may have been its last.
-    private var inputEnds = false
-    /// An edge-triggered read filled its room: the socket may hold more, of which no event
-    /// will tell (`readOnWhileInputMayRemain`).
-    private var inputMayRemain = false
+    /// Plain sockets are watched edge-triggered (a ready socket is polled once per event, not
+    /// again on the next wait), TLS ones level-triggered (`EdgeTriggeredInput`).
+    private var edge: EdgeTriggeredInput
     /// Both buffers are released while the connection is idle, so an idle keep-alive
     /// connection costs little more than this object.
     var input = ByteBuffer(capacity: 0)
@@ -47,7 +41,7 @@ final class ClientConnection: IOHandler, TimerTarget {
         self.worker = worker
         self.fd = fd
         stream = SocketStream(fd: fd, tls: tls)
-        edgeTriggered = tls == nil
+        edge = EdgeTriggeredInput(edgeTriggered: tls == nil)
         self.client = client
         let snapshot = worker.snapshot
         machine = ConnectionMachine(timeouts: .init(header: snapshot.headerTimeoutNanos, idle: snapshot.idleTimeoutNanos))
@@ -57,7 +51,7 @@ final class ClientConnection: IOHandler, TimerTarget {
     var isIdle: Bool { machine.isIdle }
 
     func start() {
-        token = loop.register(fd, EventSet.readable.watched(edgeTriggered: edgeTriggered), handler: self)
+        token = loop.register(fd, edge.watch(.readable), handler: self)
         interest = .readable
         perform(machine.handle(.opened(tls: isTLS, now: loop.now)))
     }
@@ -131,7 +125,7 @@ final class ClientConnection: IOHandler, TimerTarget {
 
     func handleEvents(_ events: EventSet) {
         if machine.state == .handshaking { return continueHandshake() }
-        if events.endsInput { inputEnds = true }
+        edge.noteEvents(events)
         if events.contains(.writable) {
             flushOutput()
         }
@@ -143,23 +137,17 @@ final class ClientConnection: IOHandler, TimerTarget {
 
     /// Edge-triggered, a read that filled its room is followed by another once what it brought
     /// was handled, where a level-triggered socket would be reported again by the next wait: in
-    /// user space, without asking epoll. A few times per event, then epoll is asked to re-check
-    /// (`lookAgainForInput`), so one client streaming a large body leaves room for the others.
+    /// user space, without asking epoll, a few times per event (`EdgeTriggeredInput`).
     private func readOnWhileInputMayRemain() {
         var reads = 0
-        while inputMayRemain {
-            inputMayRemain = false
-            guard !machine.isClosed, interest.contains(.readable), reads < Self.readsPerEvent else {
+        while edge.takeMayRemain() {
+            guard !machine.isClosed, interest.contains(.readable), reads < EdgeTriggeredInput.readsPerEvent else {
                 return lookAgainForInput()
             }
             reads += 1
             readable()
         }
     }
-
-    /// Reads one event may lead to, the first included; after them epoll is asked, and the other
-    /// connections' events come first.
-    static let readsPerEvent = 8
 
     private func readable() {
         switch machine.state {
@@ -188,10 +176,8 @@ final class ClientConnection: IOHandler, TimerTarget {
 
     /// Reads what the socket has into `input`. Returns false at end of stream or on an error,
     /// after telling the machine. A plain read that comes back short has drained the socket,
-    /// unless the peer's close came with the bytes (`lookAgainForInput`); one that fills its
-    /// room may have left bytes (`readOnWhileInputMayRemain`): the edge-triggered watch will not
-    /// report either again. A TLS read ends at a record, so its length tells nothing of what
-    /// the socket holds: TLS sockets stay level-triggered.
+    /// unless the peer's close came with the bytes; one that fills its room may have left bytes:
+    /// the edge-triggered watch will not report either again (`EdgeTriggeredInput`).
     @discardableResult
     func readIntoInput() -> Bool {
         worker.buffers.fill(&input)
@@ -205,11 +191,7 @@ final class ClientConnection: IOHandler, TimerTarget {
                 return false
             case .done(let n):
                 input.commit(n)
-                if n == room {
-                    inputMayRemain = edgeTriggered
-                } else if inputEnds {
-                    lookAgainForInput()
-                }
+                if edge.readReturned(n, room: room) { lookAgainForInput() }
             case .wouldBlock:
                 return true
             case .failed:
@@ -221,12 +203,11 @@ final class ClientConnection: IOHandler, TimerTarget {
     }
 
     /// Bytes or the end of input may be left in the socket: epoll re-checks it when asked
-    /// (`modify`) and reports it again if so, as a level-triggered watch would on its own; the
-    /// end then comes as an event of its own, after the bytes before it were handled. While
+    /// (`modify`) and reports it again if so, as a level-triggered watch would on its own. While
     /// input is not wanted there is nothing to ask: the change that wants it re-checks as well.
     private func lookAgainForInput() {
-        guard edgeTriggered, !machine.isClosed, interest.contains(.readable) else { return }
-        loop.modify(fd, interest.watched(edgeTriggered: true), token: token)
+        guard edge.isOn, !machine.isClosed, interest.contains(.readable) else { return }
+        loop.modify(fd, edge.watch(interest), token: token)
     }
 
     /// The least room a read is given; the pooled buffers are larger.
@@ -374,7 +355,7 @@ final class ClientConnection: IOHandler, TimerTarget {
     private func setInterest(_ wanted: EventSet) {
         guard wanted != interest else { return }
         interest = wanted
-        loop.modify(fd, wanted.watched(edgeTriggered: edgeTriggered), token: token)
+        loop.modify(fd, edge.watch(wanted), token: token)
     }
 
     // MARK: - Deadlines

@@ -37,13 +37,8 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     private var token: UInt64 = 0
     private(set) var state: State = .connecting
     private var interest: EventSet = []
-    /// Edge-triggered for a plain socket, level-triggered under TLS, as on the client side
-    /// (`ClientConnection.readIntoInput` says why).
-    private let edgeTriggered: Bool
-    /// Epoll said the upstream closed, reset or failed: bytes read since may have been its last.
-    private var inputEnds = false
-    /// An edge-triggered read filled its room (see `ClientConnection.readOnWhileInputMayRemain`).
-    private var inputMayRemain = false
+    /// Edge-triggered for a plain socket, level-triggered under TLS (`EdgeTriggeredInput`).
+    private var edge: EdgeTriggeredInput
     var owner: (any UpstreamConnectionOwner)?
     /// Large enough that a 64 KiB response body arrives in one or two reads.
     var input = ByteBuffer(capacity: 64 * 1024)
@@ -59,14 +54,14 @@ final class UpstreamConnection: IOHandler, TimerTarget {
         self.pool = pool
         self.fd = fd
         stream = SocketStream(fd: fd)
-        edgeTriggered = pool.upstream.tlsContext == nil
+        edge = EdgeTriggeredInput(edgeTriggered: pool.upstream.tlsContext == nil)
     }
 
     var loop: EventLoop { pool.loop }
     var isReused: Bool { completedRequests > 0 }
 
     func startConnecting(timeoutNanos: UInt64) {
-        token = loop.register(fd, EventSet.writable.watched(edgeTriggered: edgeTriggered), handler: self)
+        token = loop.register(fd, edge.watch(.writable), handler: self)
         interest = .writable
         deadline = loop.now + timeoutNanos
         loop.scheduleDeadline(self)
@@ -94,7 +89,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     func setInterest(_ wanted: EventSet) {
         guard state != .closed, wanted != interest else { return }
         interest = wanted
-        loop.modify(fd, wanted.watched(edgeTriggered: edgeTriggered), token: token)
+        loop.modify(fd, edge.watch(wanted), token: token)
     }
 
     /// Reads and writes as the owner's buffers allow.
@@ -120,11 +115,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
             case .done(let n):
                 input.commit(n)
                 total += n
-                if n == room {
-                    inputMayRemain = edgeTriggered
-                } else if inputEnds {
-                    lookAgainForInput()
-                }
+                if edge.readReturned(n, room: room) { lookAgainForInput() }
             case .wouldBlock(let needsWritable):
                 if needsWritable { setInterest(interest.union(.writable)) }
                 return .success(total > 0 ? total : nil)
@@ -136,11 +127,10 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     }
 
     /// A read that came after the upstream's close was reported, or one more read that did not
-    /// happen, may have left bytes or the end in the socket: epoll is asked to re-check it (see
-    /// `ClientConnection.lookAgainForInput`).
+    /// happen, may have left bytes or the end in the socket: epoll is asked to re-check it.
     private func lookAgainForInput() {
-        guard edgeTriggered, state != .closed, interest.contains(.readable) else { return }
-        loop.modify(fd, interest.watched(edgeTriggered: true), token: token)
+        guard edge.isOn, state != .closed, interest.contains(.readable) else { return }
+        loop.modify(fd, edge.watch(interest), token: token)
     }
 
     /// Writes as much of `output` as the socket takes. Returns false on a failure (reported to the owner).
@@ -205,7 +195,7 @@ final class UpstreamConnection: IOHandler, TimerTarget {
     }
 
     func handleEvents(_ events: EventSet) {
-        if events.endsInput { inputEnds = true }
+        edge.noteEvents(events)
         switch state {
         case .closed:
             return
@@ -233,14 +223,13 @@ final class UpstreamConnection: IOHandler, TimerTarget {
         }
     }
 
-    /// As `ClientConnection.readOnWhileInputMayRemain`: the owner reads on once it has handled
-    /// what came, while it still owns the connection and wants input.
+    /// The owner reads on once it has handled what came, while it still owns the connection and
+    /// wants input (`EdgeTriggeredInput`).
     private func readOnWhileInputMayRemain(for owner: any UpstreamConnectionOwner) {
         var reads = 0
-        while inputMayRemain {
-            inputMayRemain = false
+        while edge.takeMayRemain() {
             guard state == .active, self.owner === owner, interest.contains(.readable),
-                  reads < ClientConnection.readsPerEvent else {
+                  reads < EdgeTriggeredInput.readsPerEvent else {
                 return lookAgainForInput()
             }
             reads += 1

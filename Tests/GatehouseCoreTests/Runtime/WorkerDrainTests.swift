@@ -12,13 +12,15 @@ import Testing
     enum DrainTestError: Error { case noFreePort, badConfig }
 
     /// One worker whose only route has no upstream behind it that a request here reaches: an
-    /// unknown path is answered by the worker itself (404), so no other process is needed.
+    /// unknown path is answered by the worker itself (404), so no other process is needed. The
+    /// upstream's name is this suite's own: the process-wide status board (`/status`) is keyed
+    /// by names, and other suites read theirs.
     static func worker() throws -> (Worker, port: Int) {
         let yaml = """
         server: {listen: "127.0.0.1:1", admin_listen: ""}
         upstreams:
-          app: {url: "http://127.0.0.1:1/graphql"}
-        routes: [{path: /graphql, upstream: app, auth: none}]
+          drain-suite: {url: "http://127.0.0.1:1/graphql"}
+        routes: [{path: /graphql, upstream: drain-suite, auth: none}]
         """
         guard case .success(let config) = ConfigLoader.load(yaml: yaml, environment: [:]),
               case .success(let snapshot) = GatewaySnapshot.compile(config) else { throw DrainTestError.badConfig }
