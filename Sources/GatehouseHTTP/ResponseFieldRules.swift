@@ -1,11 +1,13 @@
 /// The response header fields that decide framing and reuse (RFC 9112 §6.3): Content-Length,
-/// Transfer-Encoding and Connection. Framing an intermediary could read two ways is refused, as
+/// Transfer-Encoding and Connection; and where Content-Type is, which every response is asked
+/// (streamed? JSON?), noted in the same pass. Framing an intermediary could read two ways is refused, as
 /// README, "How a request is handled" asks (a 502 and a discarded connection).
 struct ResponseFieldRules {
     struct Outcome {
         var framing: ResponseBodyFraming
         var keepAlive: Bool
         var connectionOptions: [Range<Int>]
+        var contentType: Range<Int>?
     }
 
     struct Failure: Error {
@@ -16,6 +18,7 @@ struct ResponseFieldRules {
     private var contentLength: Int?
     private var transferEncodingSeen = false
     private var connection = ConnectionOptions()
+    private var contentType: Range<Int>?
 
     init(version: HTTPVersion) {
         self.version = version
@@ -31,6 +34,8 @@ struct ResponseFieldRules {
             guard connection.add(buffer, field.value) else {
                 return "The upstream Connection header must list tokens."
             }
+        case 12 where contentType == nil && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType):
+            contentType = field.value
         case 14 where HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength):
             guard let length = ContentLengthValue.parse(buffer, field.value) else {
                 return "The upstream Content-Length header is invalid."
@@ -81,6 +86,7 @@ struct ResponseFieldRules {
 
         var keepAlive = version == .http11 ? !connection.close : connection.keepAlive && !connection.close
         if framing == .closeDelimited { keepAlive = false }
-        return .success(Outcome(framing: framing, keepAlive: keepAlive, connectionOptions: connection.tokens))
+        return .success(Outcome(framing: framing, keepAlive: keepAlive, connectionOptions: connection.tokens,
+                                contentType: contentType))
     }
 }

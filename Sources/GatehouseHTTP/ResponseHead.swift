@@ -15,9 +15,11 @@ public struct ResponseHead: HTTPHead, Sendable, Equatable {
     public var keepAlive: Bool
     /// Every token listed in `Connection` headers; the fields they name are hop-by-hop.
     public var connectionOptions: [Range<Int>]
+    /// The first Content-Type value, found while parsing: every response is asked its media type.
+    public var contentType: Range<Int>?
 
     public init(bytes: [UInt8], status: Int, reason: Range<Int>, version: HTTPVersion, headers: [HeaderField],
-                framing: ResponseBodyFraming, keepAlive: Bool, connectionOptions: [Range<Int>]) {
+                framing: ResponseBodyFraming, keepAlive: Bool, connectionOptions: [Range<Int>], contentType: Range<Int>?) {
         self.bytes = bytes
         self.status = status
         self.reason = reason
@@ -26,6 +28,7 @@ public struct ResponseHead: HTTPHead, Sendable, Equatable {
         self.framing = framing
         self.keepAlive = keepAlive
         self.connectionOptions = connectionOptions
+        self.contentType = contentType
     }
 
     /// True for 1xx: an interim response; the final response head follows.

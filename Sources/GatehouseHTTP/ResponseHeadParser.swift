@@ -70,7 +70,7 @@ public struct ResponseHeadParser: Sendable {
         let head = ResponseHead(
             bytes: Array(UnsafeRawBufferPointer(rebasing: buffer[0..<end])), status: statusLine.status,
             reason: statusLine.reason, version: statusLine.version, headers: headers, framing: outcome.framing,
-            keepAlive: outcome.keepAlive, connectionOptions: outcome.connectionOptions)
+            keepAlive: outcome.keepAlive, connectionOptions: outcome.connectionOptions, contentType: outcome.contentType)
         return .complete(head, consumed: end)
     }
 }

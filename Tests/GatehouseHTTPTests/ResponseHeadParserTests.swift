@@ -127,6 +127,23 @@ struct ResponseHeadParserTests {
         #expect(response.connectionOptions.map(response.string) == ["X-Upstream-Debug"])
         let forwarded = response.headers.filter { !response.isHopByHop($0) }.map { response.string($0.name) }
         #expect(forwarded == ["WWW-Authenticate", "Content-Type", "Content-Length"])
+        #expect(response.contentType.map(response.string) == "application/json")
+    }
+
+    /// The Content-Type the parser notes is the first, found in any case; none without one.
+    @Test(arguments: [
+        ("Content-Type: text/event-stream\r\n", "text/event-stream"),
+        ("content-TYPE: a/b\r\nContent-Type: c/d\r\n", "a/b"),
+        ("X-Content-Type: x/y\r\nContent-Typo: t/u\r\n", nil),
+    ] as [(String, String?)])
+    func theFirstContentTypeIsNotedWhileParsing(_ fields: String, _ expected: String?) {
+        let result = parseResponseEveryWay(bytes("HTTP/1.1 200 OK\r\n" + fields + "Content-Length: 0\r\n\r\n"))
+        guard case .complete(let response, _) = result else {
+            Issue.record("expected a complete head, got \(result)")
+            return
+        }
+        #expect(response.contentType.map(response.string) == expected)
+        #expect(response.contentType == response.headerValue(named: HeaderNames.contentType))
     }
 
     @Test func interimResponseThenFinalOnTheSameStream() {

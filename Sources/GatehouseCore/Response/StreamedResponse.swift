@@ -19,9 +19,10 @@ enum StreamedResponse {
         UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
-    /// Looked at for every response, so compared in place: no copy of the header value.
+    /// Looked at for every response, so compared in place: no copy of the header value, and no
+    /// search for it (the parser noted where it is).
     static func isStreamed(_ response: ResponseHead) -> Bool {
-        guard let range = response.headerValue(named: HeaderNames.contentType) else { return false }
+        guard let range = response.contentType else { return false }
         return response.bytes.withUnsafeBytes { raw in
             let value = UnsafeRawBufferPointer(rebasing: raw[range])
             return hasMediaType(value, eventStream) || hasMediaType(value, multipartMixed)
@@ -49,7 +50,7 @@ enum StreamedResponse {
 
     /// The response's media type, lowercased, without parameters; nil without a Content-Type.
     static func mediaType(of response: ResponseHead) -> [UInt8]? {
-        guard let range = response.headerValue(named: HeaderNames.contentType) else { return nil }
+        guard let range = response.contentType else { return nil }
         var mediaType = response.bytes[range].prefix { $0 != UInt8(ascii: ";") }
         while let last = mediaType.last, last == 0x20 || last == 0x09 { mediaType = mediaType.dropLast() }
         return mediaType.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }

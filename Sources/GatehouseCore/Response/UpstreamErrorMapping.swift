@@ -35,7 +35,7 @@ enum UpstreamErrorMapping {
 
     /// `application/json`, `application/graphql-response+json` or any `+json` type.
     static func hasJSONBody(_ response: ResponseHead) -> Bool {
-        guard let range = response.headerValue(named: HeaderNames.contentType) else { return false }
+        guard let range = response.contentType else { return false }
         var type = response.bytes[range].prefix { $0 != UInt8(ascii: ";") }
         while let last = type.last, last == 0x20 || last == 0x09 { type = type.dropLast() }
         let lower = type.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
