@@ -7,7 +7,6 @@ struct ResponseFieldRules {
         var framing: ResponseBodyFraming
         var keepAlive: Bool
         var connectionOptions: [Range<Int>]
-        var contentType: Range<Int>?
     }
 
     struct Failure: Error {
@@ -18,7 +17,8 @@ struct ResponseFieldRules {
     private var contentLength: Int?
     private var transferEncodingSeen = false
     private var connection = ConnectionOptions()
-    private var contentType: Range<Int>?
+    /// The first Content-Type value.
+    private(set) var contentType: Range<Int>?
 
     init(version: HTTPVersion) {
         self.version = version
@@ -86,7 +86,6 @@ struct ResponseFieldRules {
 
         var keepAlive = version == .http11 ? !connection.close : connection.keepAlive && !connection.close
         if framing == .closeDelimited { keepAlive = false }
-        return .success(Outcome(framing: framing, keepAlive: keepAlive, connectionOptions: connection.tokens,
-                                contentType: contentType))
+        return .success(Outcome(framing: framing, keepAlive: keepAlive, connectionOptions: connection.tokens))
     }
 }

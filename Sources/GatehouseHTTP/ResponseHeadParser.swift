@@ -61,6 +61,7 @@ public struct ResponseHeadParser: Sendable {
             start = fieldEnd + 2
         }
 
+        let contentType = rules.contentType
         let outcome: ResponseFieldRules.Outcome
         switch rules.finish(status: statusLine.status, requestMethod: requestMethod) {
         case .success(let value): outcome = value
@@ -70,7 +71,7 @@ public struct ResponseHeadParser: Sendable {
         let head = ResponseHead(
             bytes: Array(UnsafeRawBufferPointer(rebasing: buffer[0..<end])), status: statusLine.status,
             reason: statusLine.reason, version: statusLine.version, headers: headers, framing: outcome.framing,
-            keepAlive: outcome.keepAlive, connectionOptions: outcome.connectionOptions, contentType: outcome.contentType)
+            keepAlive: outcome.keepAlive, connectionOptions: outcome.connectionOptions, contentType: contentType)
         return .complete(head, consumed: end)
     }
 }
