@@ -63,7 +63,8 @@ public struct ResponseHeadParser: Sendable {
 
         let contentType = rules.contentType
         let outcome: ResponseFieldRules.Outcome
-        switch rules.finish(status: statusLine.status, requestMethod: requestMethod) {
+        // Consumed explicitly, not copied first (`RequestHeadParser.parseCompleteHead` says why).
+        switch (consume rules).finish(status: statusLine.status, requestMethod: requestMethod) {
         case .success(let value): outcome = value
         case .failure(let failure): return .invalid(reason: failure.reason)
         }

@@ -26,6 +26,8 @@ final class ClientConnection: IOHandler, TimerTarget {
     var output = ByteBuffer(capacity: 0)
     /// How far the head parser has looked into `input` (it resumes there).
     var scanned = 0
+    /// The parser's error for a refused head, held until the machine says to write it.
+    private var headRefusal: GatewayError?
     var deadline: UInt64 = 0
     var scheduledDeadline: UInt64 = 0
     /// When the first byte of the current head was read (monotonic ns), for the access log.
@@ -79,8 +81,10 @@ final class ClientConnection: IOHandler, TimerTarget {
             }
         case .startExchange:
             break  // `parseHead` starts it with the parsed head in hand
-        case .refuse(let error):
-            refuse(error)
+        case .refuse(.malformedHead):
+            refuse(headRefusal.take() ?? GatewayError(.badRequest, "The request head is malformed."))
+        case .refuse(.headTimedOut):
+            refuse(GatewayError(.requestTimeout, "The request head was not received in time."))
         case .exchangeDeadline(let now):
             if let exchange {
                 exchange.deadlineReached(now: now)
@@ -238,7 +242,8 @@ final class ClientConnection: IOHandler, TimerTarget {
         case .incomplete:
             perform(machine.handle(.headIncomplete))
         case .invalid(let error):
-            perform(machine.handle(.headRefused(GatewayError(parsing: error), now: loop.now)))
+            headRefusal = GatewayError(parsing: error)
+            perform(machine.handle(.headRefused(now: loop.now)))
         case .complete(let head, let consumed):
             input.consume(consumed)
             scanned = 0

@@ -59,8 +59,8 @@ struct ConnectionMachine {
         case bytesArrived(now: UInt64)
         /// The parser needs more bytes for the head in the input buffer.
         case headIncomplete
-        /// The head cannot be taken (malformed, too large); `error` is the answer.
-        case headRefused(GatewayError, now: UInt64)
+        /// The head cannot be taken (malformed, too large); the shell holds the answer.
+        case headRefused(now: UInt64)
         case headParsed
         /// End of the client's stream. `requestComplete`: the request in flight has been read
         /// whole, so it can still be answered (a client that half-closes after asking).
@@ -84,8 +84,8 @@ struct ConnectionMachine {
         /// A pipelined head is already buffered: parse it after the current event.
         case parseHeadLater
         case startExchange
-        /// Write `error`'s envelope with `Connection: close`.
-        case refuse(GatewayError)
+        /// Write the refusal's envelope with `Connection: close`.
+        case refuse(Refusal)
         /// Let the running exchange look at its deadlines.
         case exchangeDeadline(now: UInt64)
         /// Recompute epoll interest (more input is wanted, or output waits).
@@ -97,6 +97,15 @@ struct ConnectionMachine {
         case close
         /// Close with a reset (SO_LINGER 0): unsent bytes must not trickle out.
         case abort
+    }
+
+    /// Why a head is refused. A reason, not the error: actions stay plain values, so a step
+    /// costs nothing to drop (an error's text made every step's destruction a call).
+    enum Refusal: Equatable {
+        /// The shell's parser refused it and holds the error.
+        case malformedHead
+        /// The header timeout fired first.
+        case headTimedOut
     }
 
     enum TimerChange: Equatable {
@@ -161,9 +170,9 @@ struct ConnectionMachine {
             if case .readingHead(peerDone: true) = state { return close() }
             return Step(action: .updateInterest)
 
-        case .headRefused(let error, let now):
+        case .headRefused(let now):
             state = .refusing
-            return Step(action: .refuse(error), timer: .set(now + timeouts.refusal))
+            return Step(action: .refuse(.malformedHead), timer: .set(now + timeouts.refusal))
 
         case .headParsed:
             guard case .readingHead(let peerDone) = state else { return Step(action: .none) }
@@ -208,8 +217,7 @@ struct ConnectionMachine {
                 return close()
             case .readingHead:
                 state = .refusing
-                return Step(action: .refuse(GatewayError(.requestTimeout, "The request head was not received in time.")),
-                            timer: .set(now + timeouts.refusal))
+                return Step(action: .refuse(.headTimedOut), timer: .set(now + timeouts.refusal))
             case .exchanging:
                 return Step(action: .exchangeDeadline(now: now))
             case .closed:

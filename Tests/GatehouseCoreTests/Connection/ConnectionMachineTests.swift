@@ -10,8 +10,6 @@ import Testing
     static let second: UInt64 = 1_000_000_000
     static let timeouts = ConnectionMachine.Timeouts(header: 10 * second, idle: 60 * second)
     static func at(_ seconds: Double) -> UInt64 { UInt64(seconds * Double(second)) }
-    static let headTimeout = GatewayError(.requestTimeout, "The request head was not received in time.")
-    static let badHead = GatewayError(.badRequest, "Malformed request line.")
 
     struct Row: CustomTestStringConvertible, Sendable {
         let name: String
@@ -47,23 +45,23 @@ import Testing
             step: Step(action: .parseHead), state: .readingHead(peerDone: false)),
         Row(name: "header timeout: 408, then linger",
             events: [.opened(tls: false, now: 0), .bytesArrived(now: at(5)), .headIncomplete, .timerFired(now: at(15))],
-            step: Step(action: .refuse(headTimeout), timer: .set(at(20))), state: .refusing),
+            step: Step(action: .refuse(.headTimedOut), timer: .set(at(20))), state: .refusing),
         Row(name: "idle timeout: silent close",
             events: [.opened(tls: false, now: 0), .timerFired(now: at(60))],
             step: Step(action: .close, timer: .clear), state: .closed),
         Row(name: "bad head is refused",
-            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(badHead, now: at(1))],
-            step: Step(action: .refuse(badHead), timer: .set(at(6))), state: .refusing),
+            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(now: at(1))],
+            step: Step(action: .refuse(.malformedHead), timer: .set(at(6))), state: .refusing),
         Row(name: "refusal written: linger for the linger time",
-            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(badHead, now: at(1)),
+            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(now: at(1)),
                      .outputDrained(now: at(2))],
             step: Step(action: .linger, timer: .set(at(4))), state: .lingering),
         Row(name: "slow writer: a refusal never read is closed at the refusal limit",
-            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(badHead, now: at(1)),
+            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(now: at(1)),
                      .timerFired(now: at(6))],
             step: Step(action: .close, timer: .clear), state: .closed),
         Row(name: "linger ends at its deadline",
-            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(badHead, now: at(1)),
+            events: [.opened(tls: false, now: 0), .bytesArrived(now: at(1)), .headRefused(now: at(1)),
                      .outputDrained(now: at(2)), .timerFired(now: at(4))],
             step: Step(action: .close, timer: .clear), state: .closed),
         Row(name: "parsed head starts the exchange and hands it the timer",
