@@ -4,7 +4,9 @@ import GatehouseHTTP
 /// What an exchange knows about the WebSocket handshake it carries: the client's key (the
 /// upstream's `Sec-WebSocket-Accept` must answer it), the subprotocols offered upstream, the
 /// header lines that ask the upstream for the upgrade, and how long the verified credentials last.
-struct WebSocketUpgrade {
+/// A class: every exchange holds an optional one, and an absent object costs nothing to drop,
+/// where an absent struct of this size cost every request an outlined check.
+final class WebSocketUpgrade {
     let key: [UInt8]
     /// The configured subprotocols the client offered, in the configured order.
     let offered: [String]
@@ -65,7 +67,7 @@ extension WebSocketUpgrade {
     /// The handshake the gateway answered itself goes upstream offering only the subprotocol it
     /// gave the client (or none).
     func offering(only subprotocol: String?) -> WebSocketUpgrade {
-        var narrowed = WebSocketUpgrade(key: key, offered: subprotocol.map { [$0] } ?? [], config: config, clientChoice: subprotocol)
+        let narrowed = WebSocketUpgrade(key: key, offered: subprotocol.map { [$0] } ?? [], config: config, clientChoice: subprotocol)
         narrowed.queryToken = queryToken
         narrowed.credentials = credentials
         return narrowed
