@@ -3,8 +3,9 @@
 /// `Upgrade`. Fields named by `Connection` are hop-by-hop too; the heads answer that with
 /// `isHopByHop(_:)`, which also consults their `connectionOptions`.
 public enum HopByHop {
-    /// True when a header with this name is hop-by-hop by definition.
-    @inline(__always)
+    /// True when a header with this name is hop-by-hop by definition. Inlinable: the head
+    /// writers ask it of every field.
+    @inlinable @inline(__always)
     public static func isHopByHop(_ name: UnsafeRawBufferPointer) -> Bool {
         switch name.count {
         case 2:

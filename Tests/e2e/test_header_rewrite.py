@@ -8,7 +8,7 @@ from support.envelope import REQUEST_ID
 from support.gateway import base_config
 from support.graphql_client import graphql_body, received_headers
 from support.raw_http import RawClient
-from support.raw_upstream import respond
+from support.raw_upstream import respond, respond_raw
 
 SERVICE_TOKEN = "svc-token-from-env-7f3a"
 QUERY = graphql_body("{ hello }")
@@ -161,6 +161,44 @@ def test_end_to_end_headers_keep_their_values_and_order(gateway, graphql_upstrea
     assert received_headers(seen, "x-multi") == ["one", "two"]
     assert received_headers(seen, "user-agent") == ["e2e/1.0 (tests)"]
     assert received_headers(seen, "authorization") == ["Bearer abc.def"]
+
+
+def test_forwarded_lines_are_the_clients_values_in_order_however_they_were_spaced(gateway, raw_upstream):
+    """Lines written plainly ("Name: value") are copied as they came, in runs; the others are
+    rebuilt with their trimmed value; what is dropped leaves no gap in the order."""
+    raw_upstream.reset(respond(200, b'{"data":{}}'))
+    body = QUERY
+    head = ("POST /raw HTTP/1.1\r\nHost: gatehouse.test\r\nContent-Type: application/json\r\n"
+            "X-A: one\r\nX-B:two\r\nX-C: \t three \t\r\nConnection: X-Hop\r\nX-Hop: gone\r\n"
+            "X-D: four\r\nKeep-Alive: timeout=5\r\nX-E: five\r\nX-F: six\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    with RawClient(gateway.port) as client:
+        client.send(head + body)
+        assert client.read_response().status == 200
+    received = b"".join(bytes(connection.received) for connection in raw_upstream.connections)
+    lines = received.split(b"\r\n\r\n", 1)[0].split(b"\r\n")[1:]
+    client_lines = [line for line in lines if line[:2].lower() == b"x-" and not line.lower().startswith(b"x-forwarded")
+                    and not line.lower().startswith(b"x-request-id")]
+    assert client_lines == [b"X-A: one", b"X-B: two", b"X-C: three", b"X-D: four", b"X-E: five", b"X-F: six"]
+    assert not any(line.lower().startswith((b"x-hop", b"keep-alive", b"connection: x-hop")) for line in lines)
+
+
+def test_response_lines_are_the_upstreams_values_in_order_however_they_were_spaced(gateway, raw_upstream):
+    body = b'{"data":{}}'
+    raw_upstream.reset(respond_raw(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-A: one\r\nX-B:two\r\n"
+        b"X-C: \t three \t\r\nConnection: keep-alive, X-Hop\r\nX-Hop: gone\r\nX-D: four\r\n"
+        b"Proxy-Authenticate: Basic\r\nX-E: five\r\nX-Request-Id: forged\r\nX-F: six\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body, close_after=False))
+    with RawClient(gateway.port) as client:
+        client.request("POST", "/raw", [("Content-Type", "application/json")], QUERY)
+        response = client.read_response()
+    assert response.status == 200 and response.body == body
+    lines = response.head_bytes.split(b"\r\n")[1:]
+    upstream_lines = [line for line in lines if line[:2].lower() == b"x-" and not line.lower().startswith(b"x-request-id")]
+    assert upstream_lines == [b"X-A: one", b"X-B: two", b"X-C: three", b"X-D: four", b"X-E: five", b"X-F: six"]
+    assert not any(line.lower().startswith((b"x-hop", b"proxy-authenticate")) for line in lines)
+    assert response.header("x-request-id") != "forged"
 
 
 def test_echo_headers_query_sees_the_rewritten_set(gateway):

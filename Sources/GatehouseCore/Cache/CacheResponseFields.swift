@@ -51,8 +51,11 @@ struct CacheResponseFields {
     }
 
     /// Told apart by length first: this is asked of every field of every storable miss.
+    @inline(__always)
     private static func role(_ name: UnsafeRawBufferPointer) -> Role {
-        let named = { (candidate: StaticString) in HeaderNames.asciiCaseInsensitiveEquals(name, candidate) }
+        @inline(__always) func named(_ candidate: StaticString) -> Bool {
+            HeaderNames.asciiCaseInsensitiveEquals(name, candidate)
+        }
         switch name.count {
         case 3: if named("age") { return .unstored }
         case 4: if named("date") || named("etag") { return .unstored }
@@ -86,8 +89,8 @@ struct CacheResponseFields {
                     guard Self.role(UnsafeRawBufferPointer(rebasing: raw[field.name])) == .kept,
                           response.connectionOptions.isEmpty || !response.isHopByHop(field, in: raw) else { continue }
                 }
-                if Self.isWrittenPlainly(field, in: head) {
-                    block.append(contentsOf: UnsafeBufferPointer(rebasing: head[field.name.lowerBound..<field.value.upperBound + 2]))
+                if field.isWrittenPlainly(in: UnsafeRawBufferPointer(head)) {
+                    block.append(contentsOf: UnsafeBufferPointer(rebasing: head[field.line]))
                 } else {
                     block.append(contentsOf: UnsafeBufferPointer(rebasing: head[field.name]))
                     block.append(UInt8(ascii: ":"))
@@ -99,14 +102,5 @@ struct CacheResponseFields {
             }
         }
         return block
-    }
-
-    /// Whether the field's line in the head reads exactly "Name: value\r\n".
-    private static func isWrittenPlainly(_ field: HeaderField, in head: UnsafeBufferPointer<UInt8>) -> Bool {
-        let colon = field.name.upperBound
-        let lineEnd = field.value.upperBound
-        return field.value.lowerBound == colon + 2 && lineEnd + 2 <= head.count
-            && head[colon] == UInt8(ascii: ":") && head[colon + 1] == UInt8(ascii: " ")
-            && head[lineEnd] == 0x0D && head[lineEnd + 1] == 0x0A
     }
 }

@@ -20,13 +20,22 @@ enum ResponseHeadWriter {
             rewritesLength = !verbatim
         }
         var sawVary = false
+        // Options named in `Connection` are rare: the field-by-field check runs only when there are some.
+        let namesOptions = !response.connectionOptions.isEmpty
         response.bytes.withUnsafeBytes { raw in
+            var lines = HeadLineRun()
             for field in response.headers {
-                if response.isHopByHop(field, in: raw) { continue }
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
+                if HopByHop.isHopByHop(name) || namesOptions && response.isHopByHop(field, in: raw)
+                    || HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xRequestID)
+                    || rewritesLength && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength) {
+                    continue
+                }
+                let rewritten = compressing && (HeaderNames.asciiCaseInsensitiveEquals(name, "etag")
+                                                || HeaderNames.asciiCaseInsensitiveEquals(name, "vary"))
+                if !rewritten, lines.add(field, from: raw, into: &out) { continue }
+                lines.flush(from: raw, into: &out)
                 let value = UnsafeRawBufferPointer(rebasing: raw[field.value])
-                if HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xRequestID) { continue }
-                if rewritesLength && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentLength) { continue }
                 out.append(name)
                 out.append(": ")
                 if compressing && HeaderNames.asciiCaseInsensitiveEquals(name, "etag") && value.first == UInt8(ascii: "\"") {
@@ -39,6 +48,7 @@ enum ResponseHeadWriter {
                 }
                 out.append("\r\n")
             }
+            lines.flush(from: raw, into: &out)
         }
         if compressing {
             out.append("Content-Encoding: gzip\r\n")

@@ -35,21 +35,28 @@ enum UpstreamRequestWriter {
             out.append(upstream.hostLine)
             var forwardedFor: UnsafeRawBufferPointer?
             let trustedPeer = exchange.clientIsTrustedProxy
+            // Options named in `Connection` are rare: the field-by-field check runs only when there are some.
+            let namesOptions = !head.connectionOptions.isEmpty
+            let dropsContentType = rewrite?.contentTypeJSON == true
+            var lines = HeadLineRun()
             for field in head.headers {
                 let name = UnsafeRawBufferPointer(rebasing: raw[field.name])
-                if head.isHopByHop(field, in: raw) || isDropped(name, route.droppedHeaderNames)
+                if HopByHop.isHopByHop(name) || namesOptions && head.isHopByHop(field, in: raw)
+                    || isDropped(name, route.droppedHeaderNames)
                     || ClientAssertedHeaders.isDropped(name, trustedPeer: trustedPeer)
-                    || (rewrite?.contentTypeJSON == true && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType)) {
+                    || (dropsContentType && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType)) {
                     if forwardedFor == nil && HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.xForwardedFor) {
                         forwardedFor = UnsafeRawBufferPointer(rebasing: raw[field.value])
                     }
                     continue
                 }
+                if lines.add(field, from: raw, into: &out) { continue }
                 out.append(name)
                 out.append(": ")
                 out.append(UnsafeRawBufferPointer(rebasing: raw[field.value]))
                 out.append("\r\n")
             }
+            lines.flush(from: raw, into: &out)
             out.append(route.injectedHeaderBlock)
             out.append(exchange.claimHeaderBlock)
             if let webSocket = exchange.webSocket { out.append(webSocket.upstreamHeaderBlock) }
