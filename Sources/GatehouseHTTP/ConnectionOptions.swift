@@ -10,6 +10,16 @@ struct ConnectionOptions {
     /// Adds the tokens of one `Connection` value; false when an element is not a token.
     /// Empty list elements (`a, , b`) are skipped as RFC 9110 §5.6.1 asks.
     mutating func add(_ buffer: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
+        // The usual values, told whole: no list to split, no token to check byte by byte.
+        let whole = UnsafeRawBufferPointer(rebasing: buffer[value])
+        if HeaderNames.asciiCaseInsensitiveEquals(whole, HeaderNames.keepAlive) {
+            keepAlive = true
+            return true
+        }
+        if HeaderNames.asciiCaseInsensitiveEquals(whole, "close") {
+            close = true
+            return true
+        }
         var elementStart = value.lowerBound
         var index = value.lowerBound
         while index <= value.upperBound {

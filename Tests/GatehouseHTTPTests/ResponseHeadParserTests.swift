@@ -81,6 +81,9 @@ struct ResponseHeadParserTests {
 
         // Connection reuse
         ResponseCase("HTTP/1.1 Connection: close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", .accepted(.contentLength(0), keepAlive: false)),
+        ResponseCase("Connection: CLOSE in capitals", "HTTP/1.1 200 OK\r\nConnection: CLOSE\r\nContent-Length: 0\r\n\r\n", .accepted(.contentLength(0), keepAlive: false)),
+        ResponseCase("close in a list with keep-alive", "HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n", .accepted(.contentLength(0), keepAlive: false)),
+        ResponseCase("Connection value not a token", "HTTP/1.1 200 OK\r\nConnection: keep-alive; x\r\nContent-Length: 0\r\n\r\n", .invalid),
         ResponseCase("HTTP/1.0 default close", "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", .accepted(.contentLength(0), keepAlive: false)),
         ResponseCase("HTTP/1.0 keep-alive", "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 0\r\n\r\n", .accepted(.contentLength(0), keepAlive: true)),
         ResponseCase("HTTP/1.0 close-delimited", "HTTP/1.0 200 OK\r\n\r\n", .accepted(.closeDelimited, keepAlive: false)),
