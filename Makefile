@@ -72,7 +72,7 @@ clean:
 
 # ---------------------------------------------------------------------------------------------
 # Benchmarks (Benchmarks/README.md): Gatehouse side by side with nginx and haproxy.
-#   make bench        the full run, about 22 minutes; writes Benchmarks/RESULTS.md
+#   make bench        the full run, about 24 minutes; writes Benchmarks/RESULTS.md
 #   make bench-quick  under 2 minutes, for checking a change; prints only
 #   make bench-instructions  user-space instructions per request under callgrind, about a
 #                     minute: the count that does not move with the machine's noise

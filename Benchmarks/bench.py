@@ -9,8 +9,8 @@ request and memory per target, with the ratios between them. Focused scenarios (
 operations, TLS, gzip, stores) compare request shapes side by side in the same way. See
 Benchmarks/README.md.
 
-    python3 Benchmarks/bench.py --quick                  # about a minute: 100 B body, one round
-    python3 Benchmarks/bench.py                          # the standard run, about 12 minutes
+    python3 Benchmarks/bench.py --quick                  # under 2 minutes: 100 B body, 3 s rounds
+    python3 Benchmarks/bench.py                          # the standard run, about 24 minutes
     python3 Benchmarks/bench.py --scenario tls --scenario gzip --rounds 2
 """
 
@@ -54,7 +54,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                              " (default: standard). See Benchmarks/README.md")
     parser.add_argument("--quick", action="store_true",
                         help="standard: 100 B body only, no JWT, idle or workers rounds; every scenario: "
-                             "one round of 5 s after a 2 s warm-up; writes no RESULTS.md unless "
+                             "rounds of 3 s after a 1 s warm-up; writes no RESULTS.md unless "
                              "--results is given")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per case (default 5, also with --quick)")
     parser.add_argument("--duration", type=float, help="seconds per wrk run (default 10; quick 3)")
