@@ -74,8 +74,9 @@ clean:
 # Benchmarks (Benchmarks/README.md): Gatehouse side by side with nginx and haproxy.
 #   make bench        the full run, about 24 minutes; writes Benchmarks/RESULTS.md
 #   make bench-quick  under 2 minutes, for checking a change; prints only
-#   make bench-instructions  user-space instructions per request under callgrind, about a
-#                     minute: the count that does not move with the machine's noise
+#   make bench-instructions  user-space instructions per request under callgrind, Gatehouse's
+#                     and its peers', about 5 minutes: the count that does not move with the
+#                     machine's noise
 # They build the release binary first, unless GATEHOUSE_BIN names a binary to use instead
 # (make bench-quick GATEHOUSE_BIN=/path/to/gatehouse). BENCH_FLAGS passes more options to
 # Benchmarks/bench.py (python3 Benchmarks/bench.py --help).

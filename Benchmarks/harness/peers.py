@@ -88,22 +88,26 @@ class Peers:
         return self.upstream
 
     def start_nginx(self, template: str = "proxy-nginx.conf", extra: dict | None = None,
-                    name: str = "nginx", with_gateway_headers: bool = False) -> Target:
-        """`with_gateway_headers`: the standard run's second nginx (gateway_headers.py)."""
+                    name: str = "nginx", with_gateway_headers: bool = False,
+                    wrapper: list[str] | None = None, ready_timeout: float = 15.0) -> Target:
+        """`with_gateway_headers`: the standard run's second nginx (gateway_headers.py). `wrapper`
+        as for start_gatehouse: nginx then runs without a master, one process that serves."""
         (port,) = free_ports(1)
         service_name = "proxy-nginx" if name == "nginx" else f"proxy-{name.replace('+', '-')}"
         values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port,
-                  "NGINX_NAME": service_name, **gateway_headers.nginx_location(with_gateway_headers),
-                  **(extra or {})}
+                  "NGINX_NAME": service_name, "NGINX_MASTER_PROCESS": "off" if wrapper else "on",
+                  **gateway_headers.nginx_location(with_gateway_headers), **(extra or {})}
         self._make_nginx_temp_dirs(f"{service_name}-temp")
         conf = render_to(template, values, self.settings.work_dir / f"{service_name}.conf")
-        service = self.services.start(service_name, self._nginx_command(conf), port)
-        return self._add(Target(name, service, self._nginx_worker(service)))
+        service = self.services.start(service_name, (wrapper or []) + self._nginx_command(conf), port,
+                                      ready_timeout=ready_timeout)
+        return self._add(Target(name, service, service.pid if wrapper else self._nginx_worker(service)))
 
-    def start_haproxy(self, with_jwt: bool) -> Target:
+    def start_haproxy(self, with_jwt: bool, extra: dict | None = None, wrapper: list[str] | None = None,
+                      ready_timeout: float = 15.0) -> Target:
         port, jwt_port = free_ports(2)
         values = {**self._common, "UPSTREAM_PORT": self.upstream_port, "PROXY_PORT": port,
-                  "JWT_PORT": jwt_port, "HAPROXY_MAXCONN": self.haproxy_max_connections}
+                  "JWT_PORT": jwt_port, "HAPROXY_MAXCONN": self.haproxy_max_connections, **(extra or {})}
         haproxy = self.settings.programs["haproxy"]
         cfg_path = self.settings.work_dir / "haproxy.cfg"
         base = render("haproxy.cfg", values)
@@ -111,7 +115,8 @@ class Peers:
         use_jwt_port = None
         if with_jwt:
             use_jwt_port = self._write_haproxy_jwt_config(haproxy, cfg_path, base, values)
-        service = self.services.start("haproxy", [haproxy, "-db", "-f", str(cfg_path)], port)
+        service = self.services.start("haproxy", (wrapper or []) + [haproxy, "-db", "-f", str(cfg_path)], port,
+                                      ready_timeout=ready_timeout)
         return self._add(Target("haproxy", service, service.pid, jwt_port=use_jwt_port))
 
     def start_gatehouse(self, name: str, workers: int, template: str = "gatehouse.yaml",

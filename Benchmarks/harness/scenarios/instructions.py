@@ -2,7 +2,7 @@
 the other scenarios time — auth none (with 100 B, 8 KiB and 64 KiB answers), HS256, RS256 (file
 and remote key set), the persisted route uncached, a cache hit, a cache miss next to the uncached
 route sent the same `Cache-Control: no-cache`, and the open route next to a limit in memory and in
-Redis.
+Redis — and the same count for the nginx and haproxy peers proxying the standard run's 100 B POST.
 
 Timings on a small shared machine move by 10–20 % from round to round (the scheduler, other
 tenants, where each process lands); an instruction count does not. So a change to the request
@@ -12,9 +12,10 @@ request's system calls are counted apart (`strace -c`, `perf stat -e 'syscalls:*
 valgrind OpenSSL runs without the SHA extensions of the CPU, so the rows that take a SHA-256
 digest (cache key, ETag) count it several times dearer than it is.
 
-Each Gatehouse runs under `valgrind --tool=callgrind` with instrumentation off; per case: wrk warms
-the route (connections, memos, the verified-token cache), then counting is switched on for a
-fixed run of wrk, off again, and the counts are dumped (`callgrind_control`)."""
+Each Gatehouse, and each peer (nginx's worker, forked under valgrind by its master; haproxy), runs
+under `valgrind --tool=callgrind` with instrumentation off; per case: wrk warms the route
+(connections, memos, the verified-token cache), then counting is switched on for a fixed run of
+wrk, off again, and the counts are dumped (`callgrind_control`)."""
 
 import subprocess
 from dataclasses import dataclass
@@ -34,10 +35,13 @@ from .section import ScenarioReport, Table, as_markdown, as_text
 from .stores import start_redis
 
 NAME = "instructions"
+# The peers counted beside Gatehouse, by the label of their rows.
+PEERS = ("nginx", "haproxy")
 TITLE = "Instructions per request: Gatehouse's user-space work, counted by callgrind"
 QUESTION = ("What one request costs Gatehouse in user-space instructions on each route the timed "
-            "scenarios measure — a count that does not move with the machine's noise, so a change "
-            "to the request path shows here even when the timed rounds cannot tell it apart.")
+            "scenarios measure, and what the same proxied request costs nginx and haproxy — a count "
+            "that does not move with the machine's noise, so a change to the request path shows here "
+            "even when the timed rounds cannot tell it apart.")
 CONNECTIONS = 4
 WARM_SECONDS = 1.0
 COUNT_SECONDS = 3.0
@@ -60,7 +64,7 @@ class Count:
 
 
 def planned_seconds(args) -> float:
-    return 13 * (WARM_SECONDS + COUNT_SECONDS + 1) + 3 * 20
+    return 15 * (WARM_SECONDS + COUNT_SECONDS + 1) + 5 * 20
 
 
 def run(context: ScenarioContext) -> Outcome:
@@ -73,17 +77,25 @@ def run(context: ScenarioContext) -> Outcome:
     upstream = peers.start_upstream()
     redis = start_redis(context)
 
-    def counted(name: str, template: str, extra: dict | None = None) -> Target:
-        wrapper = [valgrind, "--tool=callgrind", "--instr-atstart=no", "--trace-children=no",
-                   f"--callgrind-out-file={context.work_dir / f'callgrind.{name}'}.%p"]
+    def under_callgrind(name: str) -> list[str]:
         log(f"instructions: starting {name} under callgrind")
-        return peers.start_gatehouse(name, 1, template, extra=extra, wrapper=wrapper, ready_timeout=READY_TIMEOUT)
+        return [valgrind, "--tool=callgrind", "--instr-atstart=no", "--trace-children=no",
+                f"--callgrind-out-file={context.work_dir / f'callgrind.{name}'}.%p"]
+
+    def counted(name: str, template: str, extra: dict | None = None) -> Target:
+        return peers.start_gatehouse(name, 1, template, extra=extra, wrapper=under_callgrind(name),
+                                     ready_timeout=READY_TIMEOUT)
 
     gatehouse = counted("gatehouse", "gatehouse.yaml")
     operations_dir = persisted.held_operations_dir(context)
     cached = counted("gatehouse-cache", "cache/gatehouse.yaml",
                      {"OPERATIONS_DIR": operations_dir, "CACHE_STORE": ""})
     limited = counted("gatehouse-stores", "stores/gatehouse.yaml", {"REDIS_PORT": redis.service.port})
+    nginx = peers.start_nginx(wrapper=under_callgrind("nginx"), ready_timeout=READY_TIMEOUT)
+    # valgrind keeps a few descriptors for itself, so haproxy cannot raise its limit to the
+    # harness's own; four connections need far fewer.
+    haproxy = peers.start_haproxy(with_jwt=False, extra={"FD_LIMIT": 4096, "HAPROXY_MAXCONN": 1000},
+                                  wrapper=under_callgrind("haproxy"), ready_timeout=READY_TIMEOUT)
 
     hs, rs = f"Bearer {credentials.hs_token}", f"Bearer {credentials.rs_token}"
     get = render_to("persisted/request.lua", {"METHOD": "GET", "BODY": ""}, context.work_dir / "get.lua")
@@ -107,6 +119,9 @@ def run(context: ScenarioContext) -> Outcome:
         (Case(open_route, limited, "/open"), open_route),
         (Case("limit in memory", limited, "/memory"), open_route),
         (Case("limit in Redis", limited, "/redis"), open_route),
+        # The peers, on the request the standard run loads them with (each its own baseline).
+        (Case(PEERS[0], nginx, BODY_PATHS["100B"]), PEERS[0]),
+        (Case(PEERS[1], haproxy, BODY_PATHS["100B"]), PEERS[1]),
     ]
     counts = [count(context, control, case, baseline) for case, baseline in cases]
 
@@ -116,10 +131,11 @@ def run(context: ScenarioContext) -> Outcome:
         {"load": f"wrk -t1 -c{CONNECTIONS}: {WARM_SECONDS:g} s to warm each route, then "
                  f"{COUNT_SECONDS:g} s counted (valgrind --tool=callgrind, user space only)"},
         context.versions("wrk", commands={"valgrind": [valgrind, "--version"]}),
-        tables=[counts_table(counts)],
+        tables=[counts_table(counts[:-len(PEERS)]), peers_table(counts, none)],
         notes=context.notes + [
-            "Instructions are Gatehouse's own, in user space, on its worker and every other thread; "
-            "the kernel's work for the same request (system calls, TCP) is not in them.",
+            "Instructions are each proxy's own, in user space: Gatehouse's on its worker and every "
+            "other thread, nginx's in its one process (no master under callgrind), haproxy's on its "
+            "one thread. The kernel's work for the same request (system calls, TCP) is not in them.",
             "SHA-256 (cache keys, ETags) runs without the CPU's SHA extensions under valgrind: the "
             "cache rows count it several times dearer than it is.",
             f"With {CONNECTIONS} connections one Redis script call carries at most {CONNECTIONS} "
@@ -134,7 +150,7 @@ def count(context: ScenarioContext, control: str, case: Case, baseline: str) -> 
     load = dict(authorization=case.authorization, headers=case.headers, script=case.script)
     wrk = context.programs["wrk"]
     run_wrk(wrk, url, WARM_SECONDS, CONNECTIONS, **load)
-    pid = str(case.target.service.pid)
+    pid = str(case.target.measured_pid)
     callgrind(control, "--zero", pid)
     callgrind(control, "--instr=on", pid)
     result: WrkResult = run_wrk(wrk, url, COUNT_SECONDS, CONNECTIONS, **load)
@@ -180,3 +196,19 @@ def counts_table(counts: list[Count]) -> Table:
                                "baseline", "errors"], rows,
                  "User-space instructions Gatehouse ran per request (callgrind), each route next to "
                  "the route it adds to.")
+
+
+def peers_table(counts: list[Count], gatehouse_label: str) -> Table:
+    by_label = {item.case.label: item for item in counts}
+    gatehouse = by_label[gatehouse_label]
+    rows = [[f"gatehouse ({gatehouse_label})", f"{gatehouse.requests}", f"{gatehouse.per_request:,.0f}", "—",
+             str(gatehouse.errors)]]
+    for label in PEERS:
+        peer = by_label[label]
+        ratio = f"{gatehouse.per_request / peer.per_request:.2f}" if peer.per_request else "—"
+        rows.append([label, f"{peer.requests}", f"{peer.per_request:,.0f}", ratio, str(peer.errors)])
+    return Table("Against the peers", ["proxy", "requests counted", "instructions per request",
+                                       "gatehouse ÷ this", "errors"], rows,
+                 "The same request (the standard run's 100 B POST, conf/post.lua) through each proxy "
+                 "in front of the same upstream: user-space instructions per request. The kernel's "
+                 "share is not in them.")
