@@ -12,8 +12,8 @@ request's system calls are counted apart (`strace -c`, `perf stat -e 'syscalls:*
 valgrind OpenSSL runs without the SHA extensions of the CPU, so the rows that take a SHA-256
 digest (cache key, ETag) count it several times dearer than it is.
 
-Each Gatehouse, and each peer (nginx's worker, forked under valgrind by its master; haproxy), runs
-under `valgrind --tool=callgrind` with instrumentation off; per case: wrk warms the route
+Each Gatehouse, and each peer (nginx as one process, without its master; haproxy), runs under
+`valgrind --tool=callgrind` with instrumentation off; per case: wrk warms the route
 (connections, memos, the verified-token cache), then counting is switched on for a fixed run of
 wrk, off again, and the counts are dumped (`callgrind_control`)."""
 
