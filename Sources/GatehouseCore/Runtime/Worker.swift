@@ -25,6 +25,10 @@ public final class Worker: @unchecked Sendable {
     private(set) var isDraining = false
     private var drainFinished = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
+    /// The verifier asked for last and its cache: routes mostly share one provider, and the
+    /// dictionary lookup this skips hashes its key on every JWT request (callgrind: about 130
+    /// instructions of an HS256 request's 18,870).
+    private var lastTokenCache: (verifier: ObjectIdentifier, cache: VerifiedTokenCache)?
     /// GET calls already translated under the current snapshot.
     let preparedCalls = PreparedCallMemo()
     /// Requests waiting for a remote key refetch (`KeyWaitList`).
@@ -83,6 +87,7 @@ public final class Worker: @unchecked Sendable {
         groupsByKey = kept
         routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
         tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
+        lastTokenCache = nil
         preparedCalls.removeAll()  // routes and held operations may have changed
         stores.install(newer.stores)
     }
@@ -114,9 +119,15 @@ public final class Worker: @unchecked Sendable {
     /// This worker's cache of tokens `verifier` accepted.
     func tokenCache(for verifier: JWTVerifier) -> VerifiedTokenCache {
         let key = ObjectIdentifier(verifier)
-        if let cache = tokenCaches[key] { return cache }
-        let cache = VerifiedTokenCache()
-        tokenCaches[key] = cache
+        if let last = lastTokenCache, last.verifier == key { return last.cache }
+        let cache: VerifiedTokenCache
+        if let known = tokenCaches[key] {
+            cache = known
+        } else {
+            cache = VerifiedTokenCache()
+            tokenCaches[key] = cache
+        }
+        lastTokenCache = (key, cache)
         return cache
     }
 
