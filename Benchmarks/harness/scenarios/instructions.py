@@ -131,7 +131,7 @@ def run(context: ScenarioContext) -> Outcome:
         {"load": f"wrk -t1 -c{CONNECTIONS}: {WARM_SECONDS:g} s to warm each route, then "
                  f"{COUNT_SECONDS:g} s counted (valgrind --tool=callgrind, user space only)"},
         context.versions("wrk", commands={"valgrind": [valgrind, "--version"]}),
-        tables=[counts_table(counts[:-len(PEERS)]), peers_table(counts, none)],
+        tables=[counts_table([item for item in counts if item.case.label not in PEERS]), peers_table(counts, none)],
         notes=context.notes + [
             "Instructions are each proxy's own, in user space: Gatehouse's on its worker and every "
             "other thread, nginx's in its one process (no master under callgrind), haproxy's on its "
