@@ -1,5 +1,4 @@
 import CLinux
-import GatehouseConfig
 import GatehouseIO
 import Glibc
 import Testing
@@ -11,19 +10,9 @@ import Testing
 @Suite(.serialized) struct WorkerDrainTests {
     enum DrainTestError: Error { case noFreePort, badConfig }
 
-    /// One worker whose only route has no upstream behind it that a request here reaches: an
-    /// unknown path is answered by the worker itself (404), so no other process is needed. The
-    /// upstream's name is this suite's own: the process-wide status board (`/status`) is keyed
-    /// by names, and other suites read theirs.
+    /// One worker on `WorkerTestSnapshot`'s one route, so no other process is needed.
     static func worker() throws -> (Worker, port: Int) {
-        let yaml = """
-        server: {listen: "127.0.0.1:1", admin_listen: ""}
-        upstreams:
-          drain-suite: {url: "http://127.0.0.1:1/graphql"}
-        routes: [{path: /graphql, upstream: drain-suite, auth: none}]
-        """
-        guard case .success(let config) = ConfigLoader.load(yaml: yaml, environment: [:]),
-              case .success(let snapshot) = GatewaySnapshot.compile(config) else { throw DrainTestError.badConfig }
+        guard let snapshot = WorkerTestSnapshot.oneRoute(upstream: "drain-suite") else { throw DrainTestError.badConfig }
         for port in 43_400..<43_700 {
             if let fd = try? Listener.open(host: "127.0.0.1", port: port, backlog: 64) {
                 let worker = Worker(index: 0, snapshot: snapshot, listenerFD: fd,

@@ -1,4 +1,3 @@
-import GatehouseConfig
 import Testing
 @testable import GatehouseCore
 
@@ -6,14 +5,7 @@ import Testing
 /// however requests for different providers interleave, and a fresh one after a reload.
 @Suite struct WorkerTokenCacheTests {
     static func worker() throws -> Worker {
-        let yaml = """
-        server: {listen: "127.0.0.1:1", admin_listen: ""}
-        upstreams:
-          token-cache-suite: {url: "http://127.0.0.1:1/graphql"}
-        routes: [{path: /graphql, upstream: token-cache-suite, auth: none}]
-        """
-        guard case .success(let config) = ConfigLoader.load(yaml: yaml, environment: [:]),
-              case .success(let snapshot) = GatewaySnapshot.compile(config) else {
+        guard let snapshot = WorkerTestSnapshot.oneRoute(upstream: "token-cache-suite") else {
             Issue.record("the test configuration was refused")
             throw CancellationError()
         }
