@@ -2,7 +2,9 @@
 /// arrives: Content-Length, Transfer-Encoding, Host, Connection and Expect (RFC 9112 §6–9,
 /// README, "How a request is handled"), and Content-Type, which decides how the body is read (a
 /// repeated one could be read as JSON here and as multipart upstream). Anything ambiguous is
-/// refused; nothing is guessed.
+/// refused; nothing is guessed. Authorization is only noted (where its first value lies, and
+/// whether there are more): authentication reads it on every authenticated request, and the
+/// head is walked here anyway.
 struct RequestFieldRules {
     struct Outcome {
         var framing: RequestBodyFraming
@@ -11,6 +13,7 @@ struct RequestFieldRules {
         var expectContinue: Bool
         var unsupportedExpectation: Bool
         var connectionOptions: [Range<Int>]
+        var authorization: AuthorizationField
     }
 
     let version: HTTPVersion
@@ -21,6 +24,7 @@ struct RequestFieldRules {
     private var connection = ConnectionOptions()
     private var expectContinue = false
     private var unsupportedExpectation = false
+    private var authorization = AuthorizationField()
 
     init(version: HTTPVersion) {
         self.version = version
@@ -42,6 +46,8 @@ struct RequestFieldRules {
             guard connection.add(buffer, field.value) else {
                 return .badRequest("The Connection header must list tokens.")
             }
+        case 13 where HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.authorization):
+            authorization.note(field.value)
         case 12 where HeaderNames.asciiCaseInsensitiveEquals(name, HeaderNames.contentType):
             guard !contentTypeSeen else { return .badRequest("The request has more than one Content-Type header.") }
             contentTypeSeen = true
@@ -112,6 +118,6 @@ struct RequestFieldRules {
         let keepAlive = version == .http11 ? !connection.close : connection.keepAlive && !connection.close
         return .success(Outcome(framing: framing, host: host, keepAlive: keepAlive, expectContinue: expectContinue,
                                 unsupportedExpectation: unsupportedExpectation,
-                                connectionOptions: connection.tokens))
+                                connectionOptions: connection.tokens, authorization: authorization))
     }
 }

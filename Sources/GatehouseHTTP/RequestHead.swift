@@ -27,11 +27,14 @@ public struct RequestHead: HTTPHead, Sendable, Equatable {
     public var unsupportedExpectation: Bool
     /// Every token listed in `Connection` headers; the fields they name are hop-by-hop.
     public var connectionOptions: [Range<Int>]
+    /// The Authorization field, noted during the parse.
+    public var authorization: AuthorizationField
 
     public init(bytes: [UInt8], method: Range<Int>, methodKind: HTTPMethod, target: Range<Int>,
                 path: Range<Int>, query: Range<Int>?, version: HTTPVersion, headers: [HeaderField],
                 framing: RequestBodyFraming, host: Range<Int>?, keepAlive: Bool, expectContinue: Bool,
-                unsupportedExpectation: Bool, connectionOptions: [Range<Int>]) {
+                unsupportedExpectation: Bool, connectionOptions: [Range<Int>],
+                authorization: AuthorizationField = AuthorizationField()) {
         self.bytes = bytes
         self.method = method
         self.methodKind = methodKind
@@ -46,5 +49,6 @@ public struct RequestHead: HTTPHead, Sendable, Equatable {
         self.expectContinue = expectContinue
         self.unsupportedExpectation = unsupportedExpectation
         self.connectionOptions = connectionOptions
+        self.authorization = authorization
     }
 }

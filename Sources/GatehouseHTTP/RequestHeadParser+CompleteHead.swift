@@ -47,7 +47,7 @@ extension RequestHeadParser {
             query: line.query, version: line.version, headers: headers, framing: semantics.framing,
             host: semantics.host, keepAlive: semantics.keepAlive, expectContinue: semantics.expectContinue,
             unsupportedExpectation: semantics.unsupportedExpectation,
-            connectionOptions: semantics.connectionOptions)
+            connectionOptions: semantics.connectionOptions, authorization: semantics.authorization)
         return .complete(head, consumed: end)
     }
 }

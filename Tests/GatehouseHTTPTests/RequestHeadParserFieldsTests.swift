@@ -25,6 +25,21 @@ struct RequestHeadParserFieldsTests {
         #expect(head.connectionOptions.isEmpty)
     }
 
+    /// Authorization is noted while parsing (authentication reads it from there): the first
+    /// value, any spelling of the name, and whether another came.
+    @Test func authorizationIsNotedWithWhetherItRepeats() throws {
+        let none = try #require(requireHead(parseRequestEveryWay(bytes("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))))
+        #expect(none.authorization == AuthorizationField())
+        let one = try #require(requireHead(parseRequestEveryWay(
+            bytes("GET / HTTP/1.1\r\nHost: a\r\nAUTHORIZATION:  Bearer abc \r\nX-Authorization: x\r\n\r\n"))))
+        #expect(one.authorization.value.map(one.string) == "Bearer abc")
+        #expect(!one.authorization.isRepeated)
+        let two = try #require(requireHead(parseRequestEveryWay(
+            bytes("GET / HTTP/1.1\r\nauthorization: Bearer first\r\nHost: a\r\nAuthorization: Bearer second\r\n\r\n"))))
+        #expect(two.authorization.value.map(two.string) == "Bearer first")
+        #expect(two.authorization.isRepeated)
+    }
+
     @Test func queryIsNilWithoutQuestionMarkAndEmptyAfterOne() throws {
         let plain = try #require(requireHead(parseRequestEveryWay(bytes("GET /a/b HTTP/1.1\r\nHost: a\r\n\r\n"))))
         #expect(plain.query == nil)

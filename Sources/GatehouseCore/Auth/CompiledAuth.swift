@@ -49,9 +49,9 @@ struct CompiledAuth: Sendable {
     /// `queryToken`: where a WebSocket handshake's `query:NAME` token lies in the head, used when
     /// the provider's own token sources find nothing.
     func authenticate(_ head: RequestHead, now: Int64, mayWait: Bool = true,
-                      caches: (JWTVerifier) -> VerifiedTokenCache, queryToken: Range<Int>? = nil) -> AuthOutcome {
+                      caches: (JWTProvider) -> VerifiedTokenCache, queryToken: Range<Int>? = nil) -> AuthOutcome {
         if providers.isEmpty { return .passed(subject: nil, headerBlock: [], identity: .anonymous) }
-        if head.headerCount(named: HeaderNames.authorization) > 1 {
+        if head.authorization.isRepeated {
             return .refused(GatewayError(.badRequest, "The request has more than one Authorization header."), reason: nil)
         }
         var attempt = AuthAttempt(now: now, mayWait: mayWait)
@@ -70,7 +70,7 @@ struct CompiledAuth: Sendable {
                 }
                 let passed = head.bytes.withUnsafeBytes { raw in
                     attempt.verify(UnsafeRawBufferPointer(rebasing: raw[located.token]), provider: jwt,
-                                   cache: caches(jwt.verifier),
+                                   cache: caches(jwt),
                                    tokenQueryParameter: located.queryParameter,
                                    uncheckedBearer: located.isUncheckedBearer)
                 }

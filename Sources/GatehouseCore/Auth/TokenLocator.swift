@@ -38,7 +38,7 @@ enum TokenLocator {
         head.bytes.withUnsafeBytes { raw in
             switch source {
             case .header:
-                return head.headerValue(named: HeaderNames.authorization) != nil
+                return head.authorization.value != nil
             case .cookie(let name):
                 return head.headers.contains { field in
                     HeaderNames.asciiCaseInsensitiveEquals(UnsafeRawBufferPointer(rebasing: raw[field.name]), "cookie")
@@ -57,7 +57,7 @@ enum TokenLocator {
             for (index, source) in sources.enumerated() {
                 switch source {
                 case .header:
-                    guard let value = head.headerValue(named: HeaderNames.authorization) else { continue }
+                    guard let value = head.authorization.value else { continue }
                     guard let range = BearerToken.locate(in: UnsafeRawBufferPointer(rebasing: raw[value])) else {
                         return (.malformed, index)
                     }
