@@ -28,33 +28,33 @@ struct AuthAttempt {
                          tokenQueryParameter: Range<Int>? = nil, uncheckedBearer: Bool = false) -> AuthOutcome? {
         let verifier = provider.verifier
         let generation = verifier.keyGeneration(now: now)
-        let result: Result<VerifiedClaims, AuthFailure>
-        if let claims = cache.lookup(token, now: now, generation: generation) {
-            result = .success(claims)
+        let entry: VerifiedTokenCache.Entry
+        if let hit = cache.lookup(token, now: now, generation: generation) {
+            entry = hit
         } else if uncheckedBearer, !BearerToken.isWellFormed(token) {
             refuse(.malformed)
             return nil
         } else {
-            result = verifier.verify(token: token, now: now)
-            if case .success(let claims) = result {
-                cache.store(token, claims, now: now, leeway: verifier.leewaySeconds, generation: generation)
-            }
-        }
-        switch result {
-        case .success(let claims):
-            guard let block = Self.claimHeaderBlock(claims, provider.claimHeaders) else {
-                refuse(.invalidClaim)
+            switch verifier.verify(token: token, now: now) {
+            case .success(let claims):
+                // The claim header lines are made once per verification, not once per request.
+                entry = cache.store(token, claims, headerBlock: Self.claimHeaderBlock(claims, provider.claimHeaders),
+                                    now: now, leeway: verifier.leewaySeconds, generation: generation)
+            case .failure(let failure):
+                refuse(failure.reason)
+                if mayWait, failure.reason == .unknownKey, let source = verifier.remoteKeys {
+                    refetching = refetching ?? source
+                }
                 return nil
             }
-            return .passed(subject: claims.subject, headerBlock: block, identity: .token(provider: provider.name, subject: claims.subject),
-                           tokenQueryParameter: tokenQueryParameter, validUntil: claims.expiry(leeway: verifier.leewaySeconds))
-        case .failure(let failure):
-            refuse(failure.reason)
-            if mayWait, failure.reason == .unknownKey, let source = verifier.remoteKeys {
-                refetching = refetching ?? source
-            }
+        }
+        guard let block = entry.headerBlock else {
+            refuse(.invalidClaim)
             return nil
         }
+        let subject = entry.claims.subject
+        return .passed(subject: subject, headerBlock: block, identity: .token(provider: provider.name, subject: subject),
+                       tokenQueryParameter: tokenQueryParameter, validUntil: entry.expiry)
     }
 
     /// The answer when no provider passed.

@@ -4,12 +4,12 @@
 /// wait — and an API-key provider takes it as its key.
 extension CompiledAuth {
     func authenticate(presentedToken token: [UInt8], now: Int64, mayWait: Bool,
-                      caches: (JWTVerifier) -> VerifiedTokenCache) -> AuthOutcome {
+                      caches: (JWTProvider) -> VerifiedTokenCache) -> AuthOutcome {
         var attempt = AuthAttempt(now: now, mayWait: mayWait)
         for provider in providers {
             switch provider {
             case .jwt(let jwt):
-                let passed = token.withUnsafeBytes { attempt.verify($0, provider: jwt, cache: caches(jwt.verifier)) }
+                let passed = token.withUnsafeBytes { attempt.verify($0, provider: jwt, cache: caches(jwt)) }
                 if let passed { return passed }
             case .apiKey(let name, let authenticator, _):
                 if token.withUnsafeBytes({ authenticator.verify($0) }) {

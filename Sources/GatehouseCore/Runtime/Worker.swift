@@ -25,10 +25,10 @@ public final class Worker: @unchecked Sendable {
     private(set) var isDraining = false
     private var drainFinished = false
     private var tokenCaches: [ObjectIdentifier: VerifiedTokenCache] = [:]
-    /// The verifier asked for last and its cache: routes mostly share one provider, and the
+    /// The provider asked for last and its cache: routes mostly share one provider, and the
     /// dictionary lookup this skips hashes its key on every JWT request (callgrind: about 130
     /// instructions of an HS256 request's 18,870).
-    private var lastTokenCache: (verifier: ObjectIdentifier, cache: VerifiedTokenCache)?
+    private var lastTokenCache: (provider: ObjectIdentifier, cache: VerifiedTokenCache)?
     /// GET calls already translated under the current snapshot.
     let preparedCalls = PreparedCallMemo()
     /// Requests waiting for a remote key refetch (`KeyWaitList`).
@@ -86,7 +86,7 @@ public final class Worker: @unchecked Sendable {
         for (key, group) in groupsByKey where kept[key] == nil { group.retire() }
         groupsByKey = kept
         routeMetricsByIndex = newer.routes.map { metrics.route($0.label) }
-        tokenCaches.removeAll()  // verifiers are rebuilt with the configuration
+        tokenCaches.removeAll()  // providers are rebuilt with the configuration
         lastTokenCache = nil
         preparedCalls.removeAll()  // routes and held operations may have changed
         stores.install(newer.stores)
@@ -116,10 +116,10 @@ public final class Worker: @unchecked Sendable {
 
     var unixSeconds: Int64 { gh_realtime_ns() / 1_000_000_000 }
 
-    /// This worker's cache of tokens `verifier` accepted.
-    func tokenCache(for verifier: JWTVerifier) -> VerifiedTokenCache {
-        let key = ObjectIdentifier(verifier)
-        if let last = lastTokenCache, last.verifier == key { return last.cache }
+    /// This worker's cache of tokens `provider` accepted.
+    func tokenCache(for provider: JWTProvider) -> VerifiedTokenCache {
+        let key = ObjectIdentifier(provider)
+        if let last = lastTokenCache, last.provider == key { return last.cache }
         let cache: VerifiedTokenCache
         if let known = tokenCaches[key] {
             cache = known

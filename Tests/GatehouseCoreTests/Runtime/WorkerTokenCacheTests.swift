@@ -1,7 +1,7 @@
 import Testing
 @testable import GatehouseCore
 
-/// Which verified-token cache a worker hands a JWT provider: one per verifier, the same one
+/// Which verified-token cache a worker hands a JWT provider: one per provider, the same one
 /// however requests for different providers interleave, and a fresh one after a reload.
 @Suite struct WorkerTokenCacheTests {
     static func worker() throws -> Worker {
@@ -13,10 +13,14 @@ import Testing
                       shared: SharedServerState(maxConnections: 4), logFD: -1)
     }
 
-    @Test func eachVerifierKeepsItsOwnCacheHoweverRequestsInterleave() throws {
+    static func provider(_ name: String) throws -> JWTProvider {
+        JWTProvider(name: name, verifier: try AuthTestSupport.hmacVerifier(), claimHeaders: [])
+    }
+
+    @Test func eachProviderKeepsItsOwnCacheHoweverRequestsInterleave() throws {
         let worker = try Self.worker()
-        let first = try AuthTestSupport.hmacVerifier()
-        let second = try AuthTestSupport.hmacVerifier()
+        let first = try Self.provider("first")
+        let second = try Self.provider("second")
         let firstCache = worker.tokenCache(for: first)
         let secondCache = worker.tokenCache(for: second)
         #expect(firstCache !== secondCache)
@@ -27,13 +31,13 @@ import Testing
         #expect(worker.tokenCache(for: first) === firstCache)
     }
 
-    @Test func aReloadStartsEveryVerifierAfresh() throws {
+    @Test func aReloadStartsEveryProviderAfresh() throws {
         let worker = try Self.worker()
-        let verifier = try AuthTestSupport.hmacVerifier()
-        let before = worker.tokenCache(for: verifier)
+        let provider = try Self.provider("hs")
+        let before = worker.tokenCache(for: provider)
         worker.install(worker.snapshot)
-        let after = worker.tokenCache(for: verifier)
+        let after = worker.tokenCache(for: provider)
         #expect(after !== before)
-        #expect(worker.tokenCache(for: verifier) === after)
+        #expect(worker.tokenCache(for: provider) === after)
     }
 }
