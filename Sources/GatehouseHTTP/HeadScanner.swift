@@ -83,10 +83,10 @@ struct HeadScanner {
     private static let blockBytes = 16
 
     /// The index of the first control byte (see `controlBits`) from `start`, or where the
-    /// whole words that fit before `limit` end. Sixteen bytes at a time first (SSE2, in
-    /// `CByteScan`), then words: header lines are short, so most calls end within a block or
-    /// two, and a block's first control byte comes from the same comparison, not looked for
-    /// again byte by byte.
+    /// whole words that fit before `limit` end. Blocks of sixteen bytes first (SSE2, in
+    /// `CByteScan`, which takes long values such as tokens four blocks at a time), then words:
+    /// most header lines end within a block or two, and a block's first control byte comes
+    /// from the same comparison, not looked for again byte by byte.
     @inline(__always)
     private static func skipLineBytes(_ buffer: UnsafeRawBufferPointer, from start: Int, limit: Int) -> Int {
         var index = start

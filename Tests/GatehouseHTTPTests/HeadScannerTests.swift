@@ -1,14 +1,15 @@
 import Testing
 @testable import GatehouseHTTP
 
-/// `HeadScanner` skips plain bytes 16 at a time (SSE2), then 8, and jumps to the first control
-/// byte of a block or word; fed one byte more per call it takes the byte path almost always. Both must reach the same verdict for every byte class at every
-/// position and for limits that fall inside, at and just past a word.
+/// `HeadScanner` skips plain bytes 64 and 16 at a time (SSE2), then 8, and jumps to the first
+/// control byte of a block or word; fed one byte more per call it takes the byte path almost
+/// always. Both must reach the same verdict for every byte class at every position and for
+/// limits that fall inside, at and just past a word.
 @Suite("Head scanning: the word path agrees with the byte path")
 struct HeadScannerTests {
     static let head = Array("GET /a/long/enough/path HTTP/1.1\r\nHost: example\r\nX-Token: abcdefghijklmnop\r\n\r\n".utf8)
-    /// A value many words long, with lines that end inside and across words.
-    static let longHead = Array(("GET / HTTP/1.1\r\nAuthorization: Bearer " + String(repeating: "eyJhbGciOi.", count: 9)
+    /// A value several 64-byte strides long, with lines that end inside and across words.
+    static let longHead = Array(("GET / HTTP/1.1\r\nAuthorization: Bearer " + String(repeating: "eyJhbGciOi.", count: 17)
                                  + "\r\nA: b\r\n\r\n").utf8)
     /// Control bytes, HTAB, CR, LF, DEL, obs-text and a plain byte.
     static let probes: [UInt8] = [0x00, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xFF]
