@@ -11,6 +11,10 @@ from .tables import text_table as _text_table
 
 MIB = 1024
 
+# The jwt section's `auth: none` rows, by the algorithm whose token they are sent: each JWT route
+# is judged against the same request on a route that checks nothing.
+NONE_WITH_TOKEN = {"HS256": "none + HS256 token", "RS256": "none + RS256 token"}
+
 
 @dataclass(frozen=True)
 class Goal:
@@ -74,12 +78,13 @@ def ratios(report: Report) -> list[tuple[str, float]]:
             if nginx:
                 add(f"{body} CPU µs/req gatehouse/{peer}", _ratio(gatehouse.cpu_us_per_request, nginx.cpu_us_per_request))
                 add(f"{body} p99 gatehouse/{peer}", _ratio(gatehouse.p99_us, nginx.p99_us))
+    # Each JWT route over the `auth: none` route sent the same token (NONE_WITH_TOKEN).
     for proxy in ("gatehouse", "haproxy"):
         for algorithm in ("HS256", "RS256"):
             add(f"JWT req/s {proxy} {algorithm}/none", _ratio(_rps(report, "jwt", "100B", f"{proxy} {algorithm}"),
-                                                             _rps(report, "jwt", "100B", f"{proxy} none")))
+                                                             _rps(report, "jwt", "100B", f"{proxy} {NONE_WITH_TOKEN[algorithm]}")))
     add("JWT req/s gatehouse RS256 remote keys/none", _ratio(_rps(report, "jwt", "100B", "gatehouse RS256 remote keys"),
-                                                            _rps(report, "jwt", "100B", "gatehouse none")))
+                                                            _rps(report, "jwt", "100B", f"gatehouse {NONE_WITH_TOKEN['RS256']}")))
     for algorithm in ("HS256", "RS256"):
         add(f"JWT req/s gatehouse/haproxy {algorithm}",
             _ratio(_rps(report, "jwt", "100B", f"gatehouse {algorithm}"),
@@ -108,9 +113,9 @@ def goals(report: Report) -> list[Goal]:
         ratio_goal(f"{body}: gatehouse p99 ≤ nginx", f"{body} p99 gatehouse/nginx", lambda v: v <= 1.0)
     ratio_goal("100B: gatehouse req/s ≥ 1.0× haproxy", "100B req/s gatehouse/haproxy", lambda v: v >= 1.0)
     ratio_goal("64KiB: gatehouse req/s ≥ 1.0× nginx", "64KiB req/s gatehouse/nginx", lambda v: v >= 1.0)
-    ratio_goal("JWT HS256 route ≥ 0.95× auth: none", "JWT req/s gatehouse HS256/none", lambda v: v >= 0.95)
-    ratio_goal("JWT RS256 route ≥ 0.85× auth: none", "JWT req/s gatehouse RS256/none", lambda v: v >= 0.85)
-    ratio_goal("JWT RS256 with a remote key set (jwks_url) ≥ 0.97× auth: none",
+    ratio_goal("JWT HS256 route ≥ 0.95× auth: none (same token sent)", "JWT req/s gatehouse HS256/none", lambda v: v >= 0.95)
+    ratio_goal("JWT RS256 route ≥ 0.85× auth: none (same token sent)", "JWT req/s gatehouse RS256/none", lambda v: v >= 0.85)
+    ratio_goal("JWT RS256 with a remote key set (jwks_url) ≥ 0.97× auth: none (same token sent)",
                "JWT req/s gatehouse RS256 remote keys/none", lambda v: v >= 0.97)
     ratio_goal("workers: 2 CPU µs/req within 10% of 1 worker", "workers CPU µs/req 2/1", lambda v: v <= 1.10)
 
