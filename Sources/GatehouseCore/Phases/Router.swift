@@ -1,33 +1,56 @@
+import Glibc
+
 /// Finds the route for a path: exact routes before prefix routes, longer prefixes before
 /// shorter ones, case-sensitive, on the raw path bytes.
-public struct Router: Sendable {
-    private let routes: [CompiledRoute]  // in match order
+///
+/// Exact routes are grouped by the length of their path, so a request compares only the routes
+/// its path could equal (usually one) however many the configuration has; prefixes are tried
+/// longest first. A class: the request path reads it through the snapshot, and a struct of three
+/// lists would be copied there, each list retained and released on every request.
+public final class Router: Sendable {
+    /// Exact routes by the length of their path (shortest first), each length in
+    /// configuration order.
+    private let exact: [CompiledRoute]
+    /// `exact[exactStart[n]..<exactStart[n + 1]]` are the exact routes whose path is n bytes
+    /// long. Offsets into one list rather than a list per length: reading an inner list would
+    /// retain and release it on every request.
+    private let exactStart: [Int]
+    /// Prefix routes, longest first.
+    private let prefixes: [CompiledRoute]
 
     public init(routes: [CompiledRoute]) {
-        let exact = routes.filter { !$0.isPrefix }
-        let prefixes = routes.filter(\.isPrefix).sorted { $0.matchBytes.count > $1.matchBytes.count }
-        self.routes = exact + prefixes
+        let exact = routes.filter { !$0.isPrefix }.enumerated()
+            .sorted { ($0.element.matchBytes.count, $0.offset) < ($1.element.matchBytes.count, $1.offset) }
+            .map(\.element)
+        var start = Array(repeating: 0, count: (exact.last?.matchBytes.count ?? -1) + 2)
+        for route in exact { start[route.matchBytes.count + 1] += 1 }
+        for length in start.indices.dropFirst() { start[length] += start[length - 1] }
+        self.exact = exact
+        exactStart = start
+        prefixes = routes.filter(\.isPrefix).sorted { $0.matchBytes.count > $1.matchBytes.count }
     }
 
     /// The matching route, or nil.
     public func match(_ path: UnsafeRawBufferPointer) -> CompiledRoute? {
-        for route in routes {
-            let pattern = route.matchBytes
-            if route.isPrefix {
-                if path.count >= pattern.count && Self.equal(path, 0, pattern) { return route }
-            } else if path.count == pattern.count && Self.equal(path, 0, pattern) {
-                return route
+        if path.count + 1 < exactStart.count {
+            var index = exactStart[path.count]
+            let end = exactStart[path.count + 1]
+            while index < end {
+                if Self.equal(path, exact[index].matchBytes) { return exact[index] }
+                index += 1
             }
+        }
+        for route in prefixes where path.count >= route.matchBytes.count && Self.equal(path, route.matchBytes) {
+            return route
         }
         return nil
     }
 
+    /// Whether `path` starts with `pattern` (the caller checked it is long enough).
     @inline(__always)
-    private static func equal(_ path: UnsafeRawBufferPointer, _ offset: Int, _ pattern: [UInt8]) -> Bool {
+    private static func equal(_ path: UnsafeRawBufferPointer, _ pattern: [UInt8]) -> Bool {
         pattern.withUnsafeBytes { p in
-            memcmp(path.baseAddress! + offset, p.baseAddress!, p.count) == 0
+            p.count == 0 || memcmp(path.baseAddress!, p.baseAddress!, p.count) == 0
         }
     }
 }
-
-import Glibc

@@ -36,6 +36,22 @@ struct RouterTests {
         #expect(matched?.label == row.route)
     }
 
+    /// Exact routes are found by their path's length: many of one length, and of many lengths,
+    /// each matches only itself, and a path of a length no exact route has falls to the prefixes.
+    @Test func manyExactRoutesEachMatchOnlyThemselves() throws {
+        var config = GatewayConfig()
+        config.upstreams = [UpstreamConfig(name: "app", url: UpstreamURL(scheme: .http, host: "127.0.0.1", port: 4000, path: "/"))]
+        let exact = (0..<40).map { "/r/\($0 % 4 == 0 ? "long-" : "")\($0)" } + ["/a", "/b", "/ab"]
+        config.routes = (exact + ["/r/*", "/"]).map { RouteConfig(path: $0, upstream: "app", auth: .none) }
+        let router = try GatewaySnapshot.compile(config).get().router
+        func route(_ path: String) -> String? { Array(path.utf8).withUnsafeBytes { router.match($0) }?.label }
+        for path in exact { #expect(route(path) == path) }
+        #expect(route("/r/40") == "/r/*")
+        #expect(route("/r/a-path-longer-than-every-exact-one") == "/r/*")
+        #expect(route("/c") == nil)
+        #expect(route("/") == "/")
+    }
+
     @Test func unknownUpstreamIsReportedWithItsKeyPath() {
         var config = GatewayConfig()
         config.upstreams = [UpstreamConfig(name: "app", url: UpstreamURL(scheme: .http, host: "127.0.0.1", port: 4000, path: "/"))]
