@@ -202,7 +202,7 @@ def test_too_big_a_file_is_413_and_the_upstream_never_gets_a_complete_request(ga
                                [("0", big)], tmp_path=tmp_path)
     assert_curl_envelope(answer, 413, "PAYLOAD_TOO_LARGE")
     # The head and the preamble went upstream; the request was cut off inside the file.
-    assert 0 < raw_upstream.bytes_received < big.stat().st_size
+    assert 0 < raw_upstream.wait_for_bytes() < big.stat().st_size
     assert raw_upstream.requests == []
 
 

@@ -153,6 +153,14 @@ class RawUpstream:
         with self.lock:
             return sum(len(c.received) for c in self.connections)
 
+    def wait_for_bytes(self, at_least: int = 1, timeout: float = 5.0) -> int:
+        """`bytes_received` once it reaches `at_least`: the gateway may answer its client before
+        this upstream's threads have read what the gateway already wrote to them."""
+        deadline = time.monotonic() + timeout
+        while self.bytes_received < at_least and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self.bytes_received
+
     @property
     def requests(self) -> list:
         with self.lock:
