@@ -1,8 +1,9 @@
 """instructions: Gatehouse's own user-space work per request, counted by callgrind, for the routes
 the other scenarios time — auth none (with 100 B, 8 KiB and 64 KiB answers), HS256, RS256 (file
-and remote key set) beside auth none sent the same token, the persisted route uncached, a cache hit, a cache miss next to the uncached
-route sent the same `Cache-Control: no-cache`, and the open route next to a limit in memory and in
-Redis — and the same count for the nginx and haproxy peers proxying the standard run's 100 B POST.
+and remote key set) beside auth none sent the same token, the persisted route uncached, a cache
+hit, a cache miss next to the uncached route sent the same `Cache-Control: no-cache`, and the open
+route next to a limit in memory and in Redis — and the same count for the nginx and haproxy peers
+proxying the standard run's 100 B POST.
 
 Timings on a small shared machine move by 10–20 % from round to round (the scheduler, other
 tenants, where each process lands); an instruction count does not. So a change to the request

@@ -26,7 +26,8 @@ static inline size_t gh_first_control_in_blocks(const uint8_t *bytes, size_t len
     size_t offset = 0;
     // Most header lines end within two blocks: those are looked at one by one.
     for (; offset < 32 && offset + 16 <= length; offset += 16) {
-        unsigned mask = (unsigned)_mm_movemask_epi8(gh_control_bytes(_mm_loadu_si128((const __m128i *)(bytes + offset))));
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + offset));
+        unsigned mask = (unsigned)_mm_movemask_epi8(gh_control_bytes(block));
         if (mask != 0) return offset + (size_t)__builtin_ctz(mask);
     }
     // Long values (tokens, cookies) four blocks at a time, with one test per 64 bytes.
@@ -45,7 +46,8 @@ static inline size_t gh_first_control_in_blocks(const uint8_t *bytes, size_t len
         }
     }
     for (; offset + 16 <= length; offset += 16) {
-        unsigned mask = (unsigned)_mm_movemask_epi8(gh_control_bytes(_mm_loadu_si128((const __m128i *)(bytes + offset))));
+        __m128i block = _mm_loadu_si128((const __m128i *)(bytes + offset));
+        unsigned mask = (unsigned)_mm_movemask_epi8(gh_control_bytes(block));
         if (mask != 0) return offset + (size_t)__builtin_ctz(mask);
     }
     return offset;
