@@ -1,4 +1,4 @@
-import Glibc
+import GatehouseHTTP
 
 /// Tokens one worker has verified recently for one JWT provider, so a client sending the same
 /// token on every request pays for signature verification once (an RS256 check costs tens of
@@ -35,10 +35,7 @@ final class VerifiedTokenCache {
             self.generation = generation
         }
 
-        func holds(_ other: UnsafeRawBufferPointer) -> Bool {
-            token.count == other.count
-                && token.withUnsafeBytes { other.count == 0 || memcmp($0.baseAddress!, other.baseAddress!, other.count) == 0 }
-        }
+        func holds(_ other: UnsafeRawBufferPointer) -> Bool { token.equals(other) }
     }
 
     static let maxAge: Int64 = 30

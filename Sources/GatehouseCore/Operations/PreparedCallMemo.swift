@@ -1,4 +1,4 @@
-import Glibc
+import GatehouseHTTP
 
 /// GET calls this worker has already translated. On a route that turns
 /// `GET /ops/<name>?<variables>` into an upstream request, the same route and request target
@@ -52,8 +52,7 @@ final class PreparedCallMemo {
 
     func lookup(route: Int, target: UnsafeRawBufferPointer) -> Call? {
         guard !slots.isEmpty, let entry = slots[slot(route, target)], entry.route == route,
-              entry.target.count == target.count,
-              entry.target.withUnsafeBytes({ memcmp($0.baseAddress!, target.baseAddress!, target.count) == 0 }) else {
+              entry.target.equals(target) else {
             return nil
         }
         return entry.call

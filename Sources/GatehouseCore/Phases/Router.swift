@@ -1,4 +1,4 @@
-import Glibc
+import GatehouseHTTP
 
 /// Finds the route for a path: exact routes before prefix routes, longer prefixes before
 /// shorter ones, case-sensitive, on the raw path bytes.
@@ -36,21 +36,12 @@ public final class Router: Sendable {
             var index = exactStart[path.count]
             let end = exactStart[path.count + 1]
             while index < end {
-                if Self.equal(path, exact[index].matchBytes) { return exact[index] }
+                let route = exact[index]
+                if route.matchBytes.equals(path) { return route }
                 index += 1
             }
         }
-        for route in prefixes where path.count >= route.matchBytes.count && Self.equal(path, route.matchBytes) {
-            return route
-        }
+        for route in prefixes where route.matchBytes.isPrefix(of: path) { return route }
         return nil
-    }
-
-    /// Whether `path` starts with `pattern` (the caller checked it is long enough).
-    @inline(__always)
-    private static func equal(_ path: UnsafeRawBufferPointer, _ pattern: [UInt8]) -> Bool {
-        pattern.withUnsafeBytes { p in
-            p.count == 0 || memcmp(path.baseAddress!, p.baseAddress!, p.count) == 0
-        }
     }
 }

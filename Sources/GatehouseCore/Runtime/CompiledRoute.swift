@@ -1,4 +1,5 @@
 import GatehouseConfig
+import GatehouseHTTP
 
 /// A route compiled for the hot path: match bytes, allowed methods and the header block the
 /// gateway injects, all precomputed once per configuration.
@@ -113,12 +114,7 @@ public final class CompiledRoute: Sendable {
     /// True when `method` is listed for this route.
     @inline(__always)
     func allows(method: UnsafeRawBufferPointer) -> Bool {
-        for allowed in methods where allowed.count == method.count {
-            if allowed.withUnsafeBytes({ memcmp($0.baseAddress!, method.baseAddress!, method.count) == 0 }) {
-                return true
-            }
-        }
-        return false
+        methods.contains { $0.equals(method) }
     }
 }
 
@@ -129,5 +125,3 @@ extension Duration {
         return max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
-
-import Glibc
