@@ -77,6 +77,9 @@ clean:
 #   make bench-instructions  user-space instructions per request under callgrind, Gatehouse's
 #                     and its peers', about 5 minutes: the count that does not move with the
 #                     machine's noise
+#   make bench-profile  where each proxy's CPU goes (user space, reads, writes, the kernel's
+#                     loopback work for the peers) and the req/s ceiling that leaves, from
+#                     perf record; about 5 minutes, as root
 # They build the release binary first, unless GATEHOUSE_BIN names a binary to use instead
 # (make bench-quick GATEHOUSE_BIN=/path/to/gatehouse). BENCH_FLAGS passes more options to
 # Benchmarks/bench.py (python3 Benchmarks/bench.py --help).
@@ -84,7 +87,7 @@ clean:
 BENCH_FLAGS ?=
 BENCH_BINARY = $(if $(GATEHOUSE_BIN),,build)
 
-.PHONY: bench bench-quick bench-instructions
+.PHONY: bench bench-quick bench-instructions bench-profile
 
 bench: $(BENCH_BINARY)
 	$(PYTHON) Benchmarks/bench.py $(BENCH_FLAGS)
@@ -94,6 +97,9 @@ bench-quick: $(BENCH_BINARY)
 
 bench-instructions: $(BENCH_BINARY)
 	$(PYTHON) Benchmarks/bench.py --scenario instructions $(BENCH_FLAGS)
+
+bench-profile: $(BENCH_BINARY)
+	$(PYTHON) Benchmarks/bench.py --scenario profile $(BENCH_FLAGS)
 
 # --- Hardening: fuzzing, sanitizers, soak --------------------------------------------------------
 #   make fuzz-quick     every libFuzzer target ~18 s from its seed corpus (part of a full test run)

@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 from harness import machine, results_file, tools
-from harness.scenarios import cache, compression, instructions, persisted, standard, stores, tls, websocket
+from harness.scenarios import cache, compression, instructions, persisted, profile, standard, stores, tls, websocket
 from harness.scenarios.context import ScenarioContext
 from harness.services import ServiceGroup
 from harness.tools import log
@@ -39,7 +39,7 @@ DEFAULT_RESULTS = BENCH_DIR / "RESULTS.md"
 WANTED_OPEN_FILES = 65_536
 # Every scenario by its --scenario name, in the order a run with several of them takes.
 SCENARIOS = {module.NAME: module for module in (standard, persisted, tls, compression, stores, cache, websocket,
-                                                 instructions)}
+                                                 instructions, profile)}
 
 
 # MARK: - Command line
