@@ -8,10 +8,12 @@ record -a -g -e cpu-clock` samples every CPU (a timer, so it works in VMs withou
 counters); the proxy's samples are sorted by where they fell, and its CPU µs/req (from /proc) is
 split in those shares.
 
-The second table is the arithmetic behind the standard run's CPU_SHARE_NOTE: wrk, the upstream and
-the proxy share the machine, so with every CPU busy req/s cannot pass CPUs ÷ (proxy + upstream +
-wrk µs/req). The ratio of two such ceilings is the most a proxy's lower cost can buy against
-another; the last row asks the same with Gatehouse's user-space time taken out altogether."""
+The same recordings say which process ran on which CPU. The ceiling table is the arithmetic
+behind the standard run's CPU_SHARE_NOTE: wrk, the upstream and the proxy share the machine, so
+with every CPU busy req/s cannot pass CPUs ÷ (proxy + upstream + wrk µs/req), and with the proxy
+on a CPU of its own it cannot pass 1 ÷ the slower of the proxy and wrk + upstream. The ratio of
+two proxies' ceilings is the most the cheaper one's lower cost can buy; the last row of each body
+asks the same with Gatehouse's user-space time taken out altogether."""
 
 import os
 import statistics
@@ -267,8 +269,8 @@ def ceiling_table(by_body: dict[str, list[Sampled]]) -> Table:
                   "Gatehouse's ceilings ÷ this (shared / own CPU)"],
                  rows,
                  f"Two ceilings on {cpus} CPUs. Shared: every CPU busy, so req/s = CPUs ÷ the three processes' "
-                 "CPU per request. Own CPU (what the placement table shows the scheduler doing with two "
-                 "CPUs): the proxy on one, wrk and the upstream on the other, so req/s = 1 ÷ the slower "
+                 "CPU per request. Own CPU (the placement \"Who ran where\" shows the scheduler choosing "
+                 "for Gatehouse on two CPUs): the proxy on one, wrk and the upstream on the other, so req/s = 1 ÷ the slower "
                  "side. The last column divides this proxy's ceilings into Gatehouse's: the req/s ratio "
                  "Gatehouse can reach against it. The \"no user-space time\" row takes Gatehouse's own code "
                  "out entirely: no change to that code can lift the ratio past its figures on this machine.")
