@@ -79,7 +79,7 @@ clean:
 #                     machine's noise
 #   make bench-profile  where each proxy's CPU goes (user space, reads, writes, the kernel's
 #                     loopback work for the peers) and the req/s ceiling that leaves, from
-#                     perf record; about 5 minutes, as root
+#                     perf record; about 7 minutes, as root
 # They build the release binary first, unless GATEHOUSE_BIN names a binary to use instead
 # (make bench-quick GATEHOUSE_BIN=/path/to/gatehouse). BENCH_FLAGS passes more options to
 # Benchmarks/bench.py (python3 Benchmarks/bench.py --help).
