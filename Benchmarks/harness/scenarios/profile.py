@@ -21,6 +21,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .. import checks, fixtures, procfs, tools
 from ..cpu_profile import IDLE, OTHERS, PLACES, Profile, profile_of, record
@@ -141,8 +142,8 @@ def refuse_without_kernel_samples() -> None:
     addresses readable (kptr_restrict 0)."""
     if os.geteuid() == 0:
         return
-    paranoid = int(open("/proc/sys/kernel/perf_event_paranoid").read())
-    restrict = int(open("/proc/sys/kernel/kptr_restrict").read())
+    paranoid = int(Path("/proc/sys/kernel/perf_event_paranoid").read_text())
+    restrict = int(Path("/proc/sys/kernel/kptr_restrict").read_text())
     if paranoid > 1 or restrict > 0:
         raise SystemExit("bench: the profile scenario needs kernel samples: run it as root, or set "
                          "kernel.perf_event_paranoid=1 and kernel.kptr_restrict=0")
